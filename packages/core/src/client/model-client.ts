@@ -1,0 +1,58 @@
+/**
+ * The interface every environment talks to a model through. One implementation speaks the OpenAI
+ * HTTP API (`OpenAIModelClient`); the trainer wraps the same interface. Responses are normalised to
+ * `ModelResponse`, which keeps the per-turn token ids and logprobs training needs.
+ */
+import { z } from "zod";
+import type { AssistantMessage, Messages } from "../messages/message.ts";
+import type { ToolDefinition } from "../tools/tool.ts";
+
+/** Sampling arguments, passed through to the server untouched (max_tokens, temperature, top_p, ...). */
+export const SamplingArgs = z.record(z.string(), z.unknown());
+export type SamplingArgs = z.infer<typeof SamplingArgs>;
+
+export interface ChatRequest {
+  model: string;
+  messages: Messages;
+  /** Tool definitions offered to the model; omitted from the request when empty. */
+  tools?: ToolDefinition[];
+  sampling: SamplingArgs;
+}
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "other";
+
+/** Token ids and sampler logprobs of one model turn, when the server returns vLLM's fields. */
+export interface TurnTokens {
+  /** `prompt_token_ids`: the whole prompt of this turn as the server tokenised it. */
+  promptIds: number[];
+  /** `choices[0].token_ids`: the sampled tokens. */
+  completionIds: number[];
+  /** `choices[0].logprobs.content[i].logprob`: the sampler's logprob of each sampled token. */
+  completionLogprobs: number[];
+}
+
+export interface ModelUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ModelResponse {
+  id: string;
+  model: string;
+  message: AssistantMessage;
+  finishReason: FinishReason;
+  usage: ModelUsage;
+  /** Null when the server did not return token ids (OpenAI, most hosted APIs). */
+  tokens: TurnTokens | null;
+}
+
+export interface ChatCallOptions {
+  signal?: AbortSignal;
+}
+
+/** A model endpoint. Implementations retry transient failures and throw the typed errors of errors.ts. */
+export interface ModelClient {
+  /** The base URL, for metadata and messages. */
+  readonly baseUrl: string;
+  chat(request: ChatRequest, options?: ChatCallOptions): Promise<ModelResponse>;
+}

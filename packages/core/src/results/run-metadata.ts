@@ -1,0 +1,54 @@
+/**
+ * metadata.json of a saved run, with verifiers' field names (`time` in seconds, `avg_reward`,
+ * `avg_metrics`, `pass_at_k`, ...). Fields after `version_info` are vf's additions.
+ */
+import { z } from "zod";
+import { ToolDefinition } from "../tools/tool.ts";
+
+export const RunStatus = z.enum(["running", "complete", "interrupted"]);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const RunMetadata = z.object({
+  env_id: z.string(),
+  env_args: z.record(z.string(), z.unknown()).default({}),
+  model: z.string(),
+  base_url: z.string().default(""),
+  num_examples: z.number().int(),
+  rollouts_per_example: z.number().int(),
+  shuffle: z.boolean().default(false),
+  shuffle_seed: z.number().int().default(0),
+  sampling_args: z.record(z.string(), z.unknown()).default({}),
+  /** Wall-clock seconds of the run. */
+  time: z.number().default(0),
+  avg_reward: z.number().default(0),
+  avg_metrics: z.record(z.string(), z.number()).default({}),
+  /** Share of rollouts that ended with an error. */
+  avg_error: z.number().default(0),
+  pass_at_k: z.record(z.string(), z.number()).default({}),
+  pass_all_k: z.record(z.string(), z.number()).default({}),
+  pass_threshold: z.number().default(0.5),
+  usage: z
+    .object({
+      input_tokens: z.number(),
+      output_tokens: z.number(),
+      final_input_tokens: z.number().optional(),
+      final_output_tokens: z.number().optional(),
+    })
+    .optional(),
+  version_info: z.record(z.string(), z.string().nullable()).optional(),
+  state_columns: z.array(z.string()).default([]),
+  tools: z.array(ToolDefinition).optional(),
+  /** vf: whether every planned rollout finished; a resumable run is "running" or "interrupted". */
+  status: RunStatus.default("complete"),
+  /** vf: when the run started, ISO 8601. */
+  date: z.string().optional(),
+  /** vf: the run id (the folder name). */
+  run_id: z.string().optional(),
+  /** vf: rollouts that ended with an error, by error class name. */
+  error_counts: z.record(z.string(), z.number()).default({}),
+  /** vf: reward/metric functions that raised, by function name. */
+  scoring_error_counts: z.record(z.string(), z.number()).default({}),
+  /** vf: how often each stop condition ended a rollout. */
+  stop_conditions: z.record(z.string(), z.number()).default({}),
+});
+export type RunMetadata = z.infer<typeof RunMetadata>;
