@@ -48,6 +48,8 @@ export interface RolloutState<Data = Record<string, unknown>> {
   stopCondition: string | null;
   /** The error that ended the rollout, if any (errors are data). */
   error: ErrorData | null;
+  /** Whether `error` is an infrastructure or invalid-response error that `maxRetries` retries. */
+  retryable: boolean;
   /** Messages the environment sends after the last model turn; ends the rollout. */
   finalEnvResponse: Messages | null;
   timedOut: boolean;

@@ -1,0 +1,78 @@
+/**
+ * A rubric with an LLM judge: `judge(ctx)` asks a model, through any OpenAI-compatible endpoint,
+ * whether the response matches the reference answer, and caches the judge's answer on the rollout
+ * so several reward functions can read it for one call.
+ *
+ * @example
+ * const rubric = new JudgeRubric({ client, model: "gpt-4.1-nano" });
+ * rubric.addReward(async (ctx) => (await rubric.judge(ctx)).trim().toLowerCase().startsWith("yes"), {
+ *   name: "judge_reward",
+ * });
+ */
+import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
+import { contentText } from "../messages/message.ts";
+import type { RewardContext } from "./reward-context.ts";
+import { Rubric, type RubricOptions } from "./rubric.ts";
+
+/** The default judge prompt; `{question}`, `{answer}` and `{response}` are filled in. */
+export const DEFAULT_JUDGE_PROMPT = `You are grading an answer against a reference.
+
+Question:
+{question}
+
+Reference answer:
+{answer}
+
+Answer to grade:
+{response}
+
+Does the answer to grade say the same thing as the reference answer? Reply with "yes" or "no" only.`;
+
+export interface JudgeRubricOptions<Data> extends RubricOptions<Data> {
+  client: ModelClient;
+  model: string;
+  /** Template with {question}, {answer} and {response}; default `DEFAULT_JUDGE_PROMPT`. */
+  prompt?: string;
+  /** Sampling args of the judge call; default temperature 0. */
+  sampling?: SamplingArgs;
+}
+
+export class JudgeRubric<Data = Record<string, unknown>> extends Rubric<Data> {
+  readonly client: ModelClient;
+  readonly model: string;
+  readonly prompt: string;
+  readonly sampling: SamplingArgs;
+
+  constructor(options: JudgeRubricOptions<Data>) {
+    super(options);
+    this.client = options.client;
+    this.model = options.model;
+    this.prompt = options.prompt ?? DEFAULT_JUDGE_PROMPT;
+    this.sampling = options.sampling ?? { temperature: 0 };
+  }
+
+  /**
+   * The judge's answer for this rollout. The question is the last prompt message, the response is
+   * the parser's answer from the completion. Asked once per rollout and prompt, then cached.
+   */
+  async judge(ctx: RewardContext<Data>): Promise<string> {
+    const last = ctx.prompt[ctx.prompt.length - 1];
+    const question = last ? contentText(last.content) : "";
+    const response = ctx.parser.parseAnswer(ctx.completion) ?? "";
+    const prompt = this.prompt
+      .replaceAll("{question}", question)
+      .replaceAll("{answer}", ctx.answer)
+      .replaceAll("{response}", response);
+    const cached = ctx.state.judgeResponses[prompt];
+    if (cached !== undefined) return cached;
+    // Not tied to the rollout's signal: a rollout that timed out is still scored.
+    const reply = await this.client.chat({
+      model: this.model,
+      messages: [{ role: "user", content: prompt }],
+      sampling: this.sampling,
+    });
+    const text = contentText(reply.message.content);
+    ctx.state.judgeResponses[prompt] = text;
+    return text;
+  }
+}
