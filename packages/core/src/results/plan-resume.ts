@@ -1,0 +1,165 @@
+/**
+ * Deciding how to continue a saved run (`vf eval -R`): which run folder, which rows it keeps and
+ * which rollouts are already done. Preparing the folder is part of the plan: a torn last line is cut
+ * off, and rows that do not belong (a rollout index ≥ r, or a second copy of one rollout) are removed
+ * from results.jsonl, so the resumed run ends with exactly one row per rollout.
+ *
+ * @example
+ * const plan = await planResume({ outputDir: "outputs", envId, model, settings });
+ * if (plan.type === "resume") inputs = inputs.filter((i) => !plan.completed.get(i.exampleId)?.has(i.rolloutIndex));
+ */
+import { readdir, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { UserError } from "../errors.ts";
+import { writeFileAtomic } from "./atomic-file.ts";
+import { type CompletedRollouts, completedRollouts } from "./completed-groups.ts";
+import { readMetadata } from "./read-metadata.ts";
+import { type LoadedRow, readRecords } from "./read-records.ts";
+import type { ReadWarning } from "./read-warning.ts";
+import { readResultLines, repairTail, type TailRepair } from "./results-file.ts";
+import { describeMismatches, type ResumeSettings, settingsMismatches } from "./resume-settings.ts";
+import type { RolloutRecord } from "./rollout-record.ts";
+import { envModelDirectory, RESULTS_FILE } from "./run-directory.ts";
+import type { RunMetadata } from "./run-metadata.ts";
+
+export interface PlanResumeOptions {
+  /** The base folder holding `evals/`, searched when `runDir` is not given. */
+  outputDir: string;
+  envId: string;
+  model: string;
+  settings: ResumeSettings;
+  /** A run folder the user named (`-R PATH`): it must match, or planning fails naming each difference. */
+  runDir?: string;
+}
+
+/** A run to continue. */
+export interface ResumePlan {
+  type: "resume";
+  dir: string;
+  runId: string;
+  /** The saved metadata, as it was before this resume. */
+  metadata: RunMetadata;
+  /** The rows kept, in file order: at most one per (example_id, rollout_index), index < r. */
+  records: RolloutRecord[];
+  /** The rollouts already done: skip these. */
+  completed: CompletedRollouts;
+  /** Rows removed from results.jsonl (index ≥ r, or duplicates). */
+  dropped: number;
+  /** What was done to the end of results.jsonl ("truncated" when a torn line was cut off). */
+  tail: TailRepair;
+  /** Lines the reader skipped (they stay in the file, untouched). */
+  warnings: ReadWarning[];
+}
+
+/** No run to continue; `candidates` says why each saved run of this env and model was passed over. */
+export interface NothingToResume {
+  type: "none";
+  candidates: Array<{ dir: string; reason: string }>;
+}
+
+/**
+ * Finds the run to continue: the named `runDir`, or else the latest run under
+ * `<outputDir>/evals/<env>--<model>` whose settings match (see `settingsMismatches`) and that is not
+ * finished (status "running" or "interrupted", or fewer rows than now requested).
+ */
+export async function planResume(options: PlanResumeOptions): Promise<ResumePlan | NothingToResume> {
+  const identity = { envId: options.envId, model: options.model, settings: options.settings };
+  if (options.runDir !== undefined) {
+    const { metadata } = await readMetadata(options.runDir);
+    const mismatches = settingsMismatches(metadata, identity);
+    if (mismatches.length > 0) {
+      throw new UserError(
+        `cannot resume ${options.runDir}: its settings differ: ${describeMismatches(mismatches)}: rerun with the saved settings, or start a new run without -R/--resume`,
+      );
+    }
+    return prepare(options.runDir, metadata);
+  }
+
+  const candidates: NothingToResume["candidates"] = [];
+  let best: { dir: string; metadata: RunMetadata; started: number } | null = null;
+  for (const dir of await runFolders(envModelDirectory(options))) {
+    let metadata: RunMetadata;
+    try {
+      metadata = (await readMetadata(dir)).metadata;
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      candidates.push({ dir, reason: error.message });
+      continue;
+    }
+    const mismatches = settingsMismatches(metadata, identity);
+    if (mismatches.length > 0) {
+      candidates.push({ dir, reason: `settings differ: ${describeMismatches(mismatches)}` });
+      continue;
+    }
+    const rows = keptRows((await readRecords(dir)).rows, metadata.rollouts_per_example).kept.length;
+    const wanted = options.settings.num_examples * options.settings.rollouts_per_example;
+    const unfinished =
+      metadata.status !== "complete" || (options.settings.num_examples >= 0 && rows < wanted);
+    if (!unfinished) {
+      candidates.push({ dir, reason: `finished (${rows} rows)` });
+      continue;
+    }
+    const started = metadata.date ? Date.parse(metadata.date) : Number.NaN;
+    const key = Number.isNaN(started) ? (await stat(join(dir, RESULTS_FILE))).mtimeMs : started;
+    if (!best || key > best.started || (key === best.started && dir > best.dir))
+      best = { dir, metadata, started: key };
+  }
+  if (!best) return { type: "none", candidates };
+  return prepare(best.dir, best.metadata);
+}
+
+async function prepare(dir: string, metadata: RunMetadata): Promise<ResumePlan> {
+  const path = join(dir, RESULTS_FILE);
+  const tail = await repairTail(path);
+  const loaded = await readRecords(dir, Object.keys(metadata.avg_metrics));
+  const { kept, droppedLines } = keptRows(loaded.rows, metadata.rollouts_per_example);
+  if (droppedLines.size > 0) {
+    // Rewrite from the original text: unreadable lines stay as they were, only dropped rows go.
+    const { lines } = await readResultLines(path);
+    const text = lines
+      .filter((line) => !droppedLines.has(line.line))
+      .map((line) => `${line.text}\n`)
+      .join("");
+    await writeFileAtomic(path, text);
+  }
+  const records = kept.map((row) => row.record);
+  return {
+    type: "resume",
+    dir,
+    runId: basename(dir),
+    metadata,
+    records,
+    completed: completedRollouts(records),
+    dropped: droppedLines.size,
+    tail,
+    warnings: loaded.warnings,
+  };
+}
+
+// The first row of each (example_id, rollout_index) with index < r; the line numbers of the rest.
+function keptRows(rows: LoadedRow[], r: number): { kept: LoadedRow[]; droppedLines: Set<number> } {
+  const seen = new Set<string>();
+  const kept: LoadedRow[] = [];
+  const droppedLines = new Set<number>();
+  for (const row of rows) {
+    const key = `${row.record.example_id}:${row.record.rollout_index}`;
+    const index = row.record.rollout_index;
+    if (index < 0 || index >= r || seen.has(key)) {
+      droppedLines.add(row.line);
+      continue;
+    }
+    seen.add(key);
+    kept.push(row);
+  }
+  return { kept, droppedLines };
+}
+
+async function runFolders(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Where a run lives on disk, in verifiers' layout:
+ * `<outputDir>/evals/<env>--<model with "/" as "--">/<run id>/{metadata.json, results.jsonl}`.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { UserError } from "../errors.ts";
+
+/** File names inside a run folder. */
+export const RESULTS_FILE = "results.jsonl";
+export const METADATA_FILE = "metadata.json";
+
+export interface RunDirectoryOptions {
+  /** The base folder (`-o/--output-dir`), which holds `evals/`. */
+  outputDir: string;
+  envId: string;
+  model: string;
+  /** The run's folder name, usually from `newRunId()`. */
+  runId: string;
+}
+
+/**
+ * The folder of one run.
+ *
+ * @example
+ * runDirectory({ outputDir: "outputs", envId: "gsm8k", model: "openai/gpt-4.1-mini", runId: "1a2b3c4d" })
+ * // "outputs/evals/gsm8k--openai--gpt-4.1-mini/1a2b3c4d"
+ */
+export function runDirectory(options: RunDirectoryOptions): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(options.runId) || /^\.+$/.test(options.runId)) {
+    throw new UserError(
+      `run id "${options.runId}" cannot be a folder name: use letters, digits, ".", "_" and "-" only`,
+    );
+  }
+  return join(envModelDirectory(options), options.runId);
+}
+
+/** The folder that holds every run of one environment and model: `<outputDir>/evals/<env>--<model>`. */
+export function envModelDirectory(options: Omit<RunDirectoryOptions, "runId">): string {
+  return join(options.outputDir, "evals", `${slug(options.envId)}--${slug(options.model)}`);
+}
+
+/** A fresh run id: 8 random hex characters, like verifiers' `uuid4().hex[:8]`. */
+export function newRunId(): string {
+  return randomBytes(4).toString("hex");
+}
+
+// "/" would nest folders, so it becomes "--" (a Hub id "owner/name" too, not only the model).
+function slug(name: string): string {
+  if (name.trim() === "")
+    throw new UserError("an empty environment id or model name cannot name a run folder");
+  return name.replaceAll("/", "--");
+}

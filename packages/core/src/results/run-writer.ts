@@ -1,0 +1,112 @@
+/**
+ * Saves a run as it goes: rows are appended to results.jsonl batch by batch (each batch one write,
+ * flushed to disk before the call returns), and metadata.json is replaced atomically. A kill can at
+ * worst leave a torn last line, which readers skip and `repairTail` cuts off before the next append.
+ *
+ * @example
+ * const writer = await RunWriter.open({ dir: runDirectory({ outputDir, envId, model, runId: newRunId() }) });
+ * await writer.writeMetadata({ ...meta, status: "running" });
+ * await generate(env, inputs, { ...options, onGroup: (records) => writer.append(records) });
+ */
+import { mkdir, open, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { UserError } from "../errors.ts";
+import { writeFileAtomic } from "./atomic-file.ts";
+import { recordToLine } from "./record-line.ts";
+import { repairTail } from "./results-file.ts";
+import type { RolloutRecord } from "./rollout-record.ts";
+import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
+import { RunMetadata } from "./run-metadata.ts";
+
+export interface RunWriterOptions {
+  /** The run folder (see `runDirectory`); created with its parents when missing. */
+  dir: string;
+  /**
+   * Append to the rows already saved there (after `planResume`); default false, and then the folder
+   * must hold no rows yet, so a finished run is never appended to by mistake.
+   */
+  resume?: boolean;
+}
+
+/** Appends rollout records and replaces the metadata of one run folder. */
+export class RunWriter {
+  /** Path of results.jsonl. */
+  readonly resultsPath: string;
+  /** Path of metadata.json. */
+  readonly metadataPath: string;
+  #rowsWritten = 0;
+  // Writes run one after another, so two batches never interleave and the last metadata wins.
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(readonly dir: string) {
+    this.resultsPath = join(dir, RESULTS_FILE);
+    this.metadataPath = join(dir, METADATA_FILE);
+  }
+
+  /** Creates the folder and an empty results.jsonl (or, resuming, makes the file end on a whole line). */
+  static async open(options: RunWriterOptions): Promise<RunWriter> {
+    const writer = new RunWriter(options.dir);
+    await mkdir(options.dir, { recursive: true });
+    if (options.resume) {
+      await repairTail(writer.resultsPath);
+    } else if ((await sizeOf(writer.resultsPath)) > 0) {
+      throw new UserError(
+        `${writer.resultsPath} already holds rows: start a new run (a new run id), or resume this one with -R/--resume`,
+      );
+    }
+    const handle = await open(writer.resultsPath, "a");
+    await handle.close();
+    return writer;
+  }
+
+  /** Rows appended through this writer so far. */
+  get rowsWritten(): number {
+    return this.#rowsWritten;
+  }
+
+  /**
+   * Appends one line per record (metrics also flattened as top-level keys, see `recordToLine`) in a
+   * single write, synced to disk. A record that cannot be serialised throws before anything is written.
+   */
+  append(records: RolloutRecord[]): Promise<void> {
+    if (records.length === 0) return this.#enqueue(async () => {});
+    const text = records.map((record) => `${recordToLine(record)}\n`).join("");
+    return this.#enqueue(async () => {
+      const handle = await open(this.resultsPath, "a");
+      try {
+        await handle.writeFile(text, "utf8");
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      this.#rowsWritten += records.length;
+    });
+  }
+
+  /** Validates and atomically replaces metadata.json (pretty-printed, like verifiers). */
+  writeMetadata(meta: RunMetadata): Promise<void> {
+    const parsed = RunMetadata.parse(meta);
+    return this.#enqueue(() => writeFileAtomic(this.metadataPath, `${JSON.stringify(parsed, null, 2)}\n`));
+  }
+
+  /** Resolves when every write queued so far has finished. */
+  async flush(): Promise<void> {
+    await this.#queue;
+  }
+
+  #enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.#queue.then(task);
+    // The caller gets `run` and its error; the queue itself must keep going after a failed write.
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
+  }
+}
