@@ -1,0 +1,69 @@
+/**
+ * @vf/engine: a small decoder-only transformer in TypeScript with hand-written forward and backward
+ * passes, a byte-level chat tokenizer, AdamW, batched sampling with logprobs, safetensors
+ * checkpoints, and the trainer protocol (forwardBackward, optimStep, saveWeights, sample).
+ */
+
+export { CONFIG_FILE, loadCheckpoint, saveCheckpoint, WEIGHTS_FILE } from "./checkpoint/checkpoint.ts";
+export type { ReadTensor, TensorToWrite } from "./checkpoint/safetensors.ts";
+export { decodeSafetensors, encodeSafetensors } from "./checkpoint/safetensors.ts";
+export type { ModelConfigInput } from "./config.ts";
+export { headSize, ModelConfig, parseModelConfig, safeParseModelConfig } from "./config.ts";
+export {
+  BatchError,
+  CheckpointError,
+  ConfigError,
+  EngineError,
+  SamplingError,
+  SequenceTooLongError,
+  TensorMismatchError,
+} from "./errors.ts";
+export type { DType, Floats } from "./floats.ts";
+export type { LossSums, LossTargets } from "./losses/loss.ts";
+export { evaluateLoss } from "./losses/loss.ts";
+export type { PackedBatch, TransformerOptions } from "./model.ts";
+export { packSequences, Transformer } from "./model.ts";
+export { AdamW } from "./optim/adamw.ts";
+export { clipGradNorm, gradNorm } from "./optim/grad-clip.ts";
+export { LrSchedule, learningRateAt, warmupConstant, warmupCosine } from "./optim/lr-schedule.ts";
+export type { TensorKind, TensorSpec } from "./params.ts";
+export { initParameters, parameterCount, tensorSpecs } from "./params.ts";
+export { Rng } from "./rng.ts";
+export type { AddOptions, TokenEvent } from "./sampling/batch-sampler.ts";
+export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";
+export type { ChatMessageInput, ParsedToolCall, RenderChatOptions } from "./tokenizer/chat-template.ts";
+export {
+  ChatMessage,
+  ChatToolCall,
+  messageText,
+  parseToolCalls,
+  renderChat,
+} from "./tokenizer/chat-template.ts";
+export type { DecodeOptions, EncodeOptions, SpecialToken } from "./tokenizer/tokenizer.ts";
+export { ByteTokenizer, SPECIAL_TOKENS, tokenizer } from "./tokenizer/tokenizer.ts";
+export type { LocalTrainerOptions } from "./trainer/local-trainer.ts";
+export { createLocalTrainer, LocalTrainer } from "./trainer/local-trainer.ts";
+export type {
+  AdamParamsInput,
+  LossInput,
+  SampleRequestInput,
+  SamplingParamsInput,
+  Trainer,
+} from "./trainer/protocol.ts";
+export {
+  AdamParams,
+  Batch,
+  BatchItem,
+  CrossEntropyLoss,
+  FinishReason,
+  ForwardBackwardResult,
+  ImportanceSamplingLoss,
+  Loss,
+  MaskedImportanceSamplingLoss,
+  OptimStepResult,
+  SampledSequence,
+  SampleRequest,
+  SampleResult,
+  SamplingParams,
+  SaveWeightsResult,
+} from "./trainer/protocol.ts";

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { parseModelConfig } from "../config.ts";
+import { SequenceTooLongError } from "../errors.ts";
+import { packSequences, Transformer } from "../model.ts";
+import { initParameters } from "../params.ts";
+import { SamplingParams, type SamplingParamsInput } from "../trainer/protocol.ts";
+import { BatchSampler, sampleBatch } from "./batch-sampler.ts";
+import { CachedForward } from "./cached-forward.ts";
+import { KvCache } from "./kv-cache.ts";
+
+const config = parseModelConfig({
+  vocabSize: 263,
+  dModel: 32,
+  nLayers: 2,
+  nHeads: 4,
+  dFF: 64,
+  maxSeqLen: 24,
+});
+
+function model(): Transformer {
+  const m = new Transformer(config);
+  initParameters(config, m.params, 3);
+  for (let i = 0; i < m.params.length; i++) m.params[i] = m.params[i]! * 20; // peaked, varied predictions
+  return m;
+}
+
+const params = (p: SamplingParamsInput = {}): SamplingParams => SamplingParams.parse({ maxTokens: 12, ...p });
+const prompts = [
+  [256, 260, 104, 105, 257, 261],
+  [256, 72],
+  [256, 260, 1, 2, 3, 4, 5, 6, 7],
+];
+
+describe("the cached forward pass", () => {
+  it("gives the training forward's logits bit for bit, whether prefilled at once, in chunks or token by token", () => {
+    const m = model();
+    const seq = [256, 260, 104, 101, 108, 108, 111, 257, 261, 119];
+    const full = m.forward(packSequences([seq], [...seq.keys()])).slice(); // logits of every row
+    const V = config.vocabSize;
+    for (const chunks of [[seq.length], [4, 3, 3], Array(seq.length).fill(1)]) {
+      const cached = new CachedForward(m);
+      const cache = new KvCache(config, "f32", seq.length);
+      let at = 0;
+      for (const n of chunks) {
+        const logits = cached.step([cache], [seq.slice(at, at + n)]);
+        at += n;
+        expect(logits).toEqual(full.subarray((at - 1) * V, at * V));
+      }
+    }
+  });
+});
+
+describe("the batch sampler", () => {
+  it("gives a sequence the same tokens alone or batched with others", () => {
+    const m = model();
+    const together = sampleBatch(new BatchSampler(m), prompts, 2, params());
+    prompts.forEach((prompt, i) => {
+      const alone = sampleBatch(new BatchSampler(m), [prompt], 2, params());
+      expect(alone[0]).toEqual(together[i]);
+    });
+  });
+
+  it("reproduces a run from its seed, and draws differently with another seed", () => {
+    const m = model();
+    const a = sampleBatch(new BatchSampler(m), prompts, 1, params({ seed: 5 }));
+    const b = sampleBatch(new BatchSampler(m), prompts, 1, params({ seed: 5 }));
+    const c = sampleBatch(new BatchSampler(m), prompts, 1, params({ seed: 6 }));
+    expect(b).toEqual(a);
+    expect(c.map((s) => s[0]!.tokens)).not.toEqual(a.map((s) => s[0]!.tokens));
+  });
+
+  it("lets sequences join while others are running", () => {
+    const m = model();
+    const sampler = new BatchSampler(m);
+    const first = sampler.add(prompts[0]!, params({ ignoreEos: true }));
+    sampler.step();
+    sampler.step();
+    const second = sampler.add(prompts[1]!, params({ ignoreEos: true }));
+    while (sampler.active > 0) sampler.step();
+    const expected = sampleBatch(
+      new BatchSampler(m),
+      [prompts[0]!, prompts[1]!],
+      1,
+      params({ ignoreEos: true }),
+    );
+    expect(sampler.take(first)).toEqual(expected[0]![0]);
+    expect(sampler.take(second)).toEqual(expected[1]![0]);
+  });
+
+  it("stops at max tokens, and at the end of the context", () => {
+    const m = model();
+    const [long] = sampleBatch(
+      new BatchSampler(m),
+      [prompts[0]!],
+      1,
+      params({ maxTokens: 5, ignoreEos: true }),
+    );
+    expect(long![0]).toMatchObject({ finishReason: "length", stopReason: null });
+    expect(long![0]!.tokens).toHaveLength(5);
+    const nearlyFull = Array.from({ length: config.maxSeqLen - 2 }, (_, i) => 97 + (i % 26));
+    const [edge] = sampleBatch(
+      new BatchSampler(m),
+      [nearlyFull],
+      1,
+      params({ maxTokens: 50, ignoreEos: true }),
+    );
+    expect(edge![0]!.tokens).toHaveLength(3); // positions 22 and 23 run; the third token is never fed back
+  });
+
+  it("stops at a stop token id and reports it", () => {
+    const m = model();
+    const [free] = sampleBatch(
+      new BatchSampler(m),
+      [prompts[2]!],
+      1,
+      params({ temperature: 0, ignoreEos: true }),
+    );
+    const third = free![0]!.tokens[2]!;
+    const [stopped] = sampleBatch(
+      new BatchSampler(m),
+      [prompts[2]!],
+      1,
+      params({ temperature: 0, ignoreEos: true, stopTokenIds: [third] }),
+    );
+    const at = free![0]!.tokens.indexOf(third);
+    expect(stopped![0]).toMatchObject({ finishReason: "stop", stopReason: third });
+    expect(stopped![0]!.tokens).toEqual(free![0]!.tokens.slice(0, at + 1));
+  });
+
+  it("rejects a prompt longer than the context", () => {
+    const sampler = new BatchSampler(model());
+    expect(() => sampler.add(new Array(25).fill(97), params())).toThrow(SequenceTooLongError);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The forward pass for sampling: runs only the new tokens of each sequence, reads the past from its
+ * KV cache, and returns the logits of each sequence's last new token. It calls the very layer
+ * functions of model.ts in the same order, so its logits equal the training forward's bit for bit.
+ *
+ * Dimensions as in model.ts; here N is the number of new tokens over all sequences and S the
+ * number of sequences stepped together (prompts being prefilled and sequences decoding mix freely).
+ */
+import { EngineError } from "../errors.ts";
+import { allocFloats, type Floats } from "../floats.ts";
+import {
+  attendRow,
+  encoderForward,
+  gatherRows,
+  linearForward,
+  rmsnormForward,
+  ropeApply,
+  swigluForward,
+  type Transformer,
+} from "../model.ts";
+import type { KvCache } from "./kv-cache.ts";
+
+/** Buffers for `capacity` new tokens and sequences, reused across steps. */
+class StepBuffers {
+  readonly x: Floats; // (N, C) residual stream
+  readonly ln: Floats; // (N, C)
+  readonly rstd: Floats; // (N)
+  readonly qkv: Floats; // (N, 3C)
+  readonly atty: Floats; // (N, C)
+  readonly h13: Floats; // (N, 2F)
+  readonly act: Floats; // (N, F)
+  readonly probs: Floats; // (maxSeqLen) attention probabilities of one query row
+  readonly hIn: Floats; // (S, C)
+  readonly hOut: Floats; // (S, C)
+  readonly lnfRstd: Floats; // (S)
+  readonly logits: Floats; // (S, V)
+
+  constructor(
+    model: Transformer,
+    readonly rows: number,
+    readonly seqs: number,
+  ) {
+    const { dModel: C, dFF: F, vocabSize: V, maxSeqLen } = model.config;
+    const f = (n: number): Floats => allocFloats(model.dtype, n);
+    this.x = f(rows * C);
+    this.ln = f(rows * C);
+    this.rstd = f(rows);
+    this.qkv = f(rows * 3 * C);
+    this.atty = f(rows * C);
+    this.h13 = f(rows * 2 * F);
+    this.act = f(rows * F);
+    this.probs = f(maxSeqLen);
+    this.hIn = f(seqs * C);
+    this.hOut = f(seqs * C);
+    this.lnfRstd = f(seqs);
+    this.logits = f(seqs * V);
+  }
+}
+
+/** Runs steps of sampling for a model. */
+export class CachedForward {
+  private buffers: StepBuffers | null = null;
+
+  constructor(readonly model: Transformer) {}
+
+  /**
+   * Appends `newTokens[s]` to sequence s (its cache `caches[s]`) and returns the logits (S, V) of
+   * the last new token of each sequence, valid until the next call.
+   */
+  step(caches: readonly KvCache[], newTokens: readonly (readonly number[])[]): Floats {
+    const { dModel: C, nHeads: H, dFF: F, vocabSize: V, normEps: eps, nLayers: L } = this.model.config;
+    const D = C / H;
+    const scale = 1 / Math.sqrt(D);
+    const S = caches.length;
+    let N = 0;
+    for (let s = 0; s < S; s++) {
+      const n = newTokens[s]!.length;
+      if (n === 0)
+        throw new EngineError(`sequence ${s} has no new token to run: give each sequence at least one`);
+      if (caches[s]!.length + n > caches[s]!.capacity) {
+        throw new EngineError(
+          `sequence ${s} would hold ${caches[s]!.length + n} positions in a cache of ${caches[s]!.capacity}: ` +
+            "size the cache for prompt plus max tokens",
+        );
+      }
+      N += n;
+    }
+    const b = this.buffersFor(N, S);
+    const tokens = new Int32Array(N); // (N)
+    const positions = new Int32Array(N); // (N)
+    const lastRows = new Int32Array(S); // (S)
+    let row = 0;
+    for (let s = 0; s < S; s++) {
+      const past = caches[s]!.length;
+      newTokens[s]!.forEach((token, i) => {
+        if (!Number.isInteger(token) || token < 0 || token >= V) {
+          throw new EngineError(
+            `token id ${token} is outside the vocabulary of ${V}: encode with this model's tokenizer`,
+          );
+        }
+        tokens[row] = token;
+        positions[row] = past + i;
+        row += 1;
+      });
+      lastRows[s] = row - 1;
+    }
+
+    const w = this.model.weights;
+    encoderForward(b.x, tokens, w.tokEmb, N, C);
+    for (let l = 0; l < L; l++) {
+      const lw = w.layers[l]!;
+      rmsnormForward(b.ln, b.rstd, b.x, lw.attnNorm, N, C, eps);
+      linearForward(b.qkv, b.ln, lw.wqkv, N, C, 3 * C);
+      ropeApply(b.qkv, positions, N, C, H, this.model.rope, 1);
+      row = 0;
+      for (let s = 0; s < S; s++) {
+        const cache = caches[s]!;
+        const n = newTokens[s]!.length;
+        const keys = cache.keys[l]!;
+        const values = cache.values[l]!;
+        for (let i = 0; i < n; i++) {
+          const src = (row + i) * 3 * C;
+          keys.set(b.qkv.subarray(src + C, src + 2 * C), (cache.length + i) * C);
+          values.set(b.qkv.subarray(src + 2 * C, src + 3 * C), (cache.length + i) * C);
+        }
+        for (let i = 0; i < n; i++) {
+          const r = row + i;
+          const nKeys = cache.length + i + 1;
+          for (let h = 0; h < H; h++) {
+            attendRow(
+              b.atty,
+              r * C + h * D,
+              b.probs,
+              0,
+              b.qkv,
+              r * 3 * C + h * D,
+              keys,
+              h * D,
+              values,
+              h * D,
+              C,
+              nKeys,
+              D,
+              scale,
+            );
+          }
+        }
+        row += n;
+      }
+      linearForward(b.x, b.atty, lw.wo, N, C, C, true);
+      rmsnormForward(b.ln, b.rstd, b.x, lw.mlpNorm, N, C, eps);
+      linearForward(b.h13, b.ln, lw.w13, N, C, 2 * F);
+      swigluForward(b.act, b.h13, N, F);
+      linearForward(b.x, b.act, lw.w2, N, F, C, true);
+    }
+    for (let s = 0; s < S; s++) caches[s]!.length += newTokens[s]!.length;
+    gatherRows(b.hIn, b.x, lastRows, C);
+    rmsnormForward(b.hOut, b.lnfRstd, b.hIn, w.norm, S, C, eps);
+    linearForward(b.logits, b.hOut, w.tokEmb, S, C, V);
+    return b.logits.subarray(0, S * V);
+  }
+
+  private buffersFor(N: number, S: number): StepBuffers {
+    const b = this.buffers;
+    if (b !== null && b.rows >= N && b.seqs >= S) return b;
+    this.buffers = new StepBuffers(this.model, Math.max(N, b?.rows ?? 0), Math.max(S, b?.seqs ?? 0));
+    return this.buffers;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * The KV cache of one sequence: the rotated keys and the values of every position seen so far, per
+ * layer, so each new token attends over the past without recomputing it.
+ */
+import type { ModelConfig } from "../config.ts";
+import { allocFloats, type DType, type Floats } from "../floats.ts";
+
+export class KvCache {
+  /** Positions filled so far. */
+  length = 0;
+  readonly keys: Floats[]; // L × (capacity, C), rotated
+  readonly values: Floats[]; // L × (capacity, C)
+
+  /** Room for `capacity` positions (at most the model's maxSeqLen). */
+  constructor(
+    config: ModelConfig,
+    dtype: DType,
+    readonly capacity: number,
+  ) {
+    const C = config.dModel;
+    this.keys = Array.from({ length: config.nLayers }, () => allocFloats(dtype, capacity * C));
+    this.values = Array.from({ length: config.nLayers }, () => allocFloats(dtype, capacity * C));
+  }
+}

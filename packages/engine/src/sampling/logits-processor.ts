@@ -1,0 +1,128 @@
+/**
+ * From one row of logits to one token and its log-probability, in vLLM's order: repetition
+ * penalty, temperature, min_p, top_k, top_p, then a draw from what is left.
+ *
+ * The returned logprob is, by default ("processed"), that of the distribution the token was drawn
+ * from: after the penalty, the temperature and the truncation, renormalised. That is what an
+ * importance-sampling loss needs, and what RL trainers ask vLLM for (prime-rl starts vLLM with
+ * `logprobs_mode=processed_logprobs`); vLLM's own server default is the raw softmax ("raw" here).
+ * At temperature 0 the token is the argmax and its processed logprob is that of the penalised
+ * logits at temperature 1, as in vLLM. With temperature 1 and nothing else, both equal the
+ * trainer's log-softmax bit for bit, so on-policy samples show a mismatch KL of exactly 0.
+ */
+import type { Floats } from "../floats.ts";
+import type { Rng } from "../rng.ts";
+import type { SamplingParams } from "../trainer/protocol.ts";
+
+/** The picked token and its log-probability. */
+export interface Pick {
+  token: number;
+  logprob: number;
+}
+
+/** Picks tokens from logit rows; holds scratch buffers for a vocabulary of V. */
+export class LogitsProcessor {
+  private readonly z: Float64Array; // (V) processed logits
+  private readonly keep: Uint8Array; // (V) 1 for tokens that survive truncation
+  private readonly order: number[]; // token ids, sorted by probability when truncating
+
+  constructor(private readonly V: number) {
+    this.z = new Float64Array(V);
+    this.keep = new Uint8Array(V);
+    this.order = Array.from({ length: V }, (_, i) => i);
+  }
+
+  /**
+   * Picks a token from logits[off .. off+V). `seen` (V) marks tokens of the prompt and output for
+   * the repetition penalty; `rng` is the sequence's own generator.
+   */
+  pick(logits: Floats, off: number, params: SamplingParams, seen: Uint8Array, rng: Rng): Pick {
+    const { V, z, keep } = this;
+    const penalty = params.repetitionPenalty;
+    for (let i = 0; i < V; i++) {
+      let x = logits[off + i]!;
+      if (penalty !== 1 && seen[i]) x = x > 0 ? x / penalty : x * penalty;
+      z[i] = x;
+    }
+
+    let token: number;
+    let logprob: number;
+    if (params.temperature === 0) {
+      token = 0;
+      for (let i = 1; i < V; i++) if (z[i]! > z[token]!) token = i;
+      keep.fill(1);
+      logprob = z[token]! - this.logSumExp();
+    } else {
+      for (let i = 0; i < V; i++) z[i] = z[i]! / params.temperature;
+      keep.fill(1);
+      this.truncate(params);
+      const lse = this.logSumExp();
+      // draw: walk the kept tokens in id order until the cumulative probability passes u
+      const u = rng.nextFloat();
+      let cumulative = 0;
+      token = -1;
+      for (let i = 0; i < V; i++) {
+        if (!keep[i]) continue;
+        cumulative += Math.exp(z[i]! - lse);
+        token = i;
+        if (cumulative > u) break;
+      }
+      logprob = z[token]! - lse;
+    }
+    if (params.logprobsMode === "raw") logprob = rawLogprob(logits, off, V, token);
+    return { token, logprob };
+  }
+
+  /** min_p, then top_k, then top_p: clears `keep` for dropped tokens (the most likely always stays). */
+  private truncate(params: SamplingParams): void {
+    const { V, z, keep, order } = this;
+    const topK = params.topK > 0 && params.topK < V ? params.topK : V;
+    if (params.minP === 0 && topK === V && params.topP === 1) return;
+    let max = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < V; i++) max = Math.max(max, z[i]!);
+    if (params.minP > 0) {
+      const threshold = Math.log(params.minP) + max; // p_i < minP · p_max  ⇔  z_i < log(minP) + z_max
+      for (let i = 0; i < V; i++) if (z[i]! < threshold) keep[i] = 0;
+    }
+    if (topK === V && params.topP === 1) return;
+    order.sort((a, b) => z[b]! - z[a]! || a - b);
+    if (topK < V) {
+      let kept = 0;
+      for (const i of order) {
+        if (!keep[i]) continue;
+        if (kept >= topK) keep[i] = 0;
+        else kept += 1;
+      }
+    }
+    if (params.topP < 1) {
+      // over what min_p and top_k left, renormalised: keep tokens while the mass before them < top_p
+      let total = 0;
+      for (const i of order) if (keep[i]) total += Math.exp(z[i]! - max);
+      let before = 0;
+      for (const i of order) {
+        if (!keep[i]) continue;
+        if (before > 0 && before / total >= params.topP) keep[i] = 0;
+        else before += Math.exp(z[i]! - max);
+      }
+    }
+  }
+
+  /** log Σ exp(z) over kept tokens, computed as the loss computes it (max, then sum in id order). */
+  private logSumExp(): number {
+    const { V, z, keep } = this;
+    let max = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < V; i++) if (keep[i]) max = Math.max(max, z[i]!);
+    let sum = 0;
+    for (let i = 0; i < V; i++) if (keep[i]) sum += Math.exp(z[i]! - max);
+    return max + Math.log(sum);
+  }
+}
+
+/** log-softmax of the unprocessed logits at `token`. */
+function rawLogprob(logits: Floats, off: number, V: number, token: number): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < V; i++) max = Math.max(max, logits[off + i]!);
+  let sum = 0;
+  for (let i = 0; i < V; i++) sum += Math.exp(logits[off + i]! - max);
+  return logits[off + token]! - (max + Math.log(sum));
+}
