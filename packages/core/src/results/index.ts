@@ -28,11 +28,11 @@ export {
 export * from "./run-metadata.ts";
 export { RunWriter, type RunWriterOptions } from "./run-writer.ts";
 export {
-  type Range,
   type RunAggregates,
   type RunSummary,
   type Spread,
   type SummarizeOptions,
   summarizeRun,
   type TimingPhase,
+  type ValueRange,
 } from "./summarize-run.ts";

@@ -31,8 +31,8 @@ const TIMING_FIELDS = [
   "total_ms",
 ] as const;
 
-/** Fields with a default in `RolloutRecord`: a null there means "not recorded". */
-const DEFAULTED_FIELDS = [
+/** Fields of `RolloutRecord` that have a default or are optional: a null there means "not recorded". */
+const UNRECORDED_IF_NULL = [
   "rollout_index",
   "answer",
   "info",
@@ -61,7 +61,7 @@ export interface RowNormalization {
 export function normalizeRow(raw: JsonObject, metricNames: ReadonlySet<string>): RowNormalization {
   const row: JsonObject = { ...raw };
   const notes: string[] = [];
-  for (const key of DEFAULTED_FIELDS) if (row[key] === null) delete row[key];
+  for (const key of UNRECORDED_IF_NULL) if (row[key] === null) delete row[key];
 
   if (row.example_id === undefined && typeof row.id === "number") row.example_id = row.id;
   if (typeof row.answer === "number") row.answer = String(row.answer);

@@ -37,6 +37,7 @@ export function passKs(r: number): number[] {
   return ks;
 }
 
+/** How to count: rollouts per example, and the reward that counts as correct. */
 export interface PassAtKOptions {
   rolloutsPerExample: number;
   /** Reward at or above which a rollout counts as correct; default 0.5. */

@@ -22,6 +22,7 @@ import type { RolloutRecord } from "./rollout-record.ts";
 import { envModelDirectory, RESULTS_FILE } from "./run-directory.ts";
 import type { RunMetadata } from "./run-metadata.ts";
 
+/** The run about to start, and where its earlier runs would be. */
 export interface PlanResumeOptions {
   /** The base folder holding `evals/`, searched when `runDir` is not given. */
   outputDir: string;

@@ -17,6 +17,7 @@ export interface LoadedRow extends RawLine {
   record: RolloutRecord;
 }
 
+/** The valid rows of a results file, with what was skipped. */
 export interface LoadedRecords {
   path: string;
   rows: LoadedRow[];

@@ -16,6 +16,7 @@ export const ResumeSettings = z.object({
   shuffle_seed: z.number().int().default(0),
   sampling_args: z.record(z.string(), z.unknown()).default({}),
 });
+/** See `ResumeSettings` (the schema). */
 export type ResumeSettings = z.infer<typeof ResumeSettings>;
 
 /** One setting that differs, with the saved value and the requested one. */

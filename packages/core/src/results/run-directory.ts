@@ -6,10 +6,12 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 
-/** File names inside a run folder. */
+/** The rows of a run, one JSON object a line. */
 export const RESULTS_FILE = "results.jsonl";
+/** The settings and aggregates of a run. */
 export const METADATA_FILE = "metadata.json";
 
+/** What names a run folder. */
 export interface RunDirectoryOptions {
   /** The base folder (`-o/--output-dir`), which holds `evals/`. */
   outputDir: string;

@@ -80,8 +80,8 @@ describe("RunWriter", () => {
   it("refuses a record that could not be read back, writing nothing of its batch", async () => {
     const writer = await RunWriter.open({ dir: await freshDir() });
     const bad = { ...record(3, 1, 0), reward: Number.NaN };
-    expect(() => writer.append([record(3, 0, 1), bad])).toThrow(SystemError);
-    expect(() => writer.append([record(3, 0, 1), bad])).toThrow(/example 3, rollout 1: reward/);
+    await expect(writer.append([record(3, 0, 1), bad])).rejects.toThrow(SystemError);
+    await expect(writer.append([record(3, 0, 1), bad])).rejects.toThrow(/example 3, rollout 1: reward/);
     expect(await readFile(writer.resultsPath, "utf8")).toBe("");
   });
 

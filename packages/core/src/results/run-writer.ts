@@ -18,6 +18,7 @@ import type { RolloutRecord } from "./rollout-record.ts";
 import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
 import { RunMetadata } from "./run-metadata.ts";
 
+/** Which folder to write, and whether to continue the rows already there. */
 export interface RunWriterOptions {
   /** The run folder (see `runDirectory`); created with its parents when missing. */
   dir: string;
@@ -68,7 +69,7 @@ export class RunWriter {
    * Appends one line per record (metrics also flattened as top-level keys, see `recordToLine`) in a
    * single write, synced to disk. A record that cannot be serialised throws before anything is written.
    */
-  append(records: RolloutRecord[]): Promise<void> {
+  async append(records: RolloutRecord[]): Promise<void> {
     if (records.length === 0) return this.#enqueue(async () => {});
     const text = records.map((record) => `${recordToLine(record)}\n`).join("");
     return this.#enqueue(async () => {
@@ -84,7 +85,7 @@ export class RunWriter {
   }
 
   /** Validates and atomically replaces metadata.json (pretty-printed, like verifiers). */
-  writeMetadata(meta: RunMetadata): Promise<void> {
+  async writeMetadata(meta: RunMetadata): Promise<void> {
     const parsed = RunMetadata.parse(meta);
     return this.#enqueue(() => writeFileAtomic(this.metadataPath, `${JSON.stringify(parsed, null, 2)}\n`));
   }

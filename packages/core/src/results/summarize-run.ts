@@ -11,6 +11,7 @@ import { computePassAtK } from "./pass-at-k.ts";
 import type { RolloutRecord, RolloutTiming } from "./rollout-record.ts";
 import type { RunMetadata } from "./run-metadata.ts";
 
+/** Rollouts per example (for pass@k and the r-lines) and the pass threshold. */
 export interface SummarizeOptions {
   rolloutsPerExample: number;
   /** Reward at or above which a rollout counts as correct for pass@k; default 0.5. */
@@ -39,7 +40,7 @@ export interface Spread {
 }
 
 /** Smallest, mean and largest value. */
-export interface Range {
+export interface ValueRange {
   min: number;
   mean: number;
   max: number;
@@ -48,6 +49,7 @@ export interface Range {
 /** Phases of `RolloutTiming` summarised (milliseconds). */
 export type TimingPhase = Exclude<keyof RolloutTiming, "start_time">;
 
+/** Everything `summarizeRun` works out about a run. */
 export interface RunSummary {
   /** For metadata.json: means over all rows; `avg_error` is the share of rows with an error. */
   aggregates: RunAggregates;
@@ -68,7 +70,7 @@ export interface RunSummary {
   /** Share of rows whose completion was truncated, with its spread. */
   truncated: Spread;
   /** Per phase over the rows that carry timing; null when none does. */
-  timing: Record<TimingPhase, Range> | null;
+  timing: Record<TimingPhase, ValueRange> | null;
 }
 
 const TIMING_PHASES: TimingPhase[] = [
@@ -172,10 +174,10 @@ function usageOf(records: readonly RolloutRecord[]): RunAggregates["usage"] {
   return usage;
 }
 
-function timingOf(records: readonly RolloutRecord[]): Record<TimingPhase, Range> | null {
+function timingOf(records: readonly RolloutRecord[]): Record<TimingPhase, ValueRange> | null {
   const timings = records.flatMap((record) => (record.timing ? [record.timing] : []));
   if (timings.length === 0) return null;
-  const out = {} as Record<TimingPhase, Range>;
+  const out = {} as Record<TimingPhase, ValueRange>;
   for (const phase of TIMING_PHASES) {
     const values = timings.map((t) => t[phase]);
     // reduce, not Math.min(...values): spreading a large run's rows would overflow the stack
