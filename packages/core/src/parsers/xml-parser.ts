@@ -90,7 +90,7 @@ export class XMLParser extends Parser {
   /** The last occurrence of the answer field in `text`, passed through `extract`; null when absent. */
   override parse(text: string): string | null {
     const value = this.parseFields(text, { last: true })[this.answerField];
-    return value === null || value === undefined ? null : this.extract(value);
+    return value == null ? null : this.extract(value);
   }
 
   /** The answer field of the newest assistant message that has one; null when none has. */
@@ -98,8 +98,8 @@ export class XMLParser extends Parser {
     if (typeof completion === "string") return this.parse(completion);
     const messages = assistantMessages(completion);
     for (let i = messages.length - 1; i >= 0; i--) {
-      const text = contentText(messages[i]!.content);
-      if (this.parseFields(text, { last: true })[this.answerField] != null) return this.parse(text);
+      const value = this.parseFields(contentText(messages[i]!.content), { last: true })[this.answerField];
+      if (value != null) return this.extract(value);
     }
     return null;
   }

@@ -4,7 +4,8 @@
  * system.
  *
  * @example
- * const env = new SingleTurnEnv({ dataset, systemPrompt: BOXED_PROMPT, rubric: new MathRubric() });
+ * const rubric = new MathRubric();
+ * const env = new SingleTurnEnv({ dataset, rubric, systemPrompt: "Put your final answer in \\boxed{}." });
  */
 import { lastAssistantText } from "../messages/message.ts";
 import { extractBoxedAnswer } from "../parsers/boxed-answer.ts";
