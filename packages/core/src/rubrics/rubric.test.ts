@@ -6,7 +6,7 @@ import { Rubric } from "./rubric.ts";
 import { RubricGroup } from "./rubric-group.ts";
 
 function finished(answer: string, reply: string, exampleId = 0): RolloutState {
-  const state = createState(
+  const state = createState<Record<string, unknown>>(
     {
       exampleId,
       rolloutIndex: 0,

@@ -1,0 +1,191 @@
+/**
+ * The base of every environment: a dataset, a rubric, and an abstract `rollout` that runs one
+ * interaction. The environment object holds configuration only; everything about one rollout lives
+ * in the `RolloutState` it creates, so any number of rollouts can run at once.
+ */
+import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
+import { buildPrompt, type Dataset } from "../datasets/index.ts";
+import type { Messages } from "../messages/message.ts";
+import { Parser } from "../parsers/parser.ts";
+import type { RolloutInput } from "../rollout/rollout-input.ts";
+import type { RolloutState } from "../rollout/rollout-state.ts";
+import { Rubric } from "../rubrics/rubric.ts";
+import type { Scorer } from "../rubrics/scorer.ts";
+import type { ToolDefinition } from "../tools/tool.ts";
+import { OrderedHooks } from "./ordered-hooks.ts";
+
+/** A dataset, or a function that builds it when first needed (so loading an env stays cheap). */
+export type DatasetSource = Dataset | (() => Dataset | Promise<Dataset>);
+
+export interface EnvironmentOptions<Data> {
+  /** Training rows. At least one of `dataset` and `evalDataset` is required. */
+  dataset?: DatasetSource;
+  /** Evaluation rows; evaluation falls back to `dataset` with a warning when absent. */
+  evalDataset?: DatasetSource;
+  /** Prepended to every prompt that does not already start with a system message. */
+  systemPrompt?: string;
+  /** Example turns placed between the system prompt and the question of `question` rows. */
+  fewShot?: Messages;
+  /** Default `Rubric({ parser })`. */
+  rubric?: Scorer<Data>;
+  /** Default: the rubric's parser when it has one, else the base `Parser`. */
+  parser?: Parser;
+  /** Sampling defaults of this environment; the caller's sampling args override them. */
+  sampling?: SamplingArgs;
+}
+
+/** What a rollout needs from its caller. */
+export interface RolloutContext {
+  client: ModelClient;
+  model: string;
+  /** Merged over the environment's own sampling defaults. */
+  sampling?: SamplingArgs;
+  /** Cancels the rollout; its cleanup still runs and the rollout rejects with `CancelledError`. */
+  signal?: AbortSignal;
+  /** Wall-clock limit of the generation phase, overriding the environment's own. */
+  timeoutMs?: number;
+}
+
+export interface InputsOptions {
+  split: "train" | "eval";
+  /** Rows to take (after shuffling); undefined or negative: all. */
+  numExamples?: number;
+  rolloutsPerExample?: number;
+  shuffle?: boolean;
+  seed?: number;
+}
+
+export interface Inputs {
+  inputs: RolloutInput[];
+  /** Things the user should know, e.g. that there was no eval split. */
+  warnings: string[];
+}
+
+export type CleanupFn<Data> = (state: RolloutState<Data>) => void | Promise<void>;
+export type TeardownFn = () => void | Promise<void>;
+
+export abstract class Environment<Data = Record<string, unknown>> {
+  readonly rubric: Scorer<Data>;
+  readonly parser: Parser;
+  readonly systemPrompt: string | undefined;
+  readonly fewShot: Messages | undefined;
+  readonly sampling: SamplingArgs;
+  /** Set by the loader: the id and arguments this environment was loaded with. */
+  envId = "";
+  envArgs: Record<string, unknown> = {};
+  protected readonly cleanups = new OrderedHooks<CleanupFn<Data>>();
+  protected readonly teardowns = new OrderedHooks<TeardownFn>();
+  private readonly datasetSource: DatasetSource | undefined;
+  private readonly evalDatasetSource: DatasetSource | undefined;
+  private readonly loaded = new Map<"train" | "eval", Promise<Dataset>>();
+
+  constructor(options: EnvironmentOptions<Data>) {
+    if (!options.dataset && !options.evalDataset) {
+      throw new TypeError("an environment needs a dataset or an evalDataset: pass one of them");
+    }
+    this.datasetSource = options.dataset;
+    this.evalDatasetSource = options.evalDataset;
+    this.systemPrompt = options.systemPrompt;
+    this.fewShot = options.fewShot;
+    this.sampling = options.sampling ?? {};
+    const rubricParser = options.rubric instanceof Rubric ? options.rubric.parser : undefined;
+    this.parser = options.parser ?? rubricParser ?? new Parser();
+    this.rubric = options.rubric ?? new Rubric<Data>({ parser: this.parser });
+  }
+
+  /** Runs one rollout to its end and returns its state (unscored). Never throws for rollout errors. */
+  abstract rollout(input: RolloutInput, ctx: RolloutContext): Promise<RolloutState<Data>>;
+
+  /** The tools offered to the model by default (rows may override with `info.tool_defs`). */
+  toolDefs(): ToolDefinition[] {
+    return [];
+  }
+
+  /** Metrics the environment itself reports for a finished rollout (turns, tool calls, ...). */
+  monitorMetrics(state: RolloutState<Data>): Record<string, number> {
+    return { num_turns: state.turns.length };
+  }
+
+  /** Names of every reward and metric a rollout of this environment reports. */
+  metricNames(): string[] {
+    return [...this.rubric.names(), "num_turns"];
+  }
+
+  /**
+   * Scores finished rollouts: a group (all rollouts of one example) together, which also sets
+   * advantages, or each rollout on its own when `independent`.
+   */
+  async score(states: RolloutState<Data>[], options: { independent: boolean }): Promise<void> {
+    for (const state of states) state.metrics = { ...state.metrics, ...this.monitorMetrics(state) };
+    if (options.independent) {
+      for (const state of states) await this.rubric.scoreRollout(state);
+    } else {
+      await this.rubric.scoreGroup(states);
+    }
+  }
+
+  /** The rows of a split as rollout inputs, each repeated `rolloutsPerExample` times. */
+  async inputs(options: InputsOptions): Promise<Inputs> {
+    const warnings: string[] = [];
+    let split = options.split;
+    if (split === "eval" && !this.evalDatasetSource) {
+      warnings.push("this environment has no eval split: evaluating on its training rows");
+      split = "train";
+    }
+    if (split === "train" && !this.datasetSource) split = "eval";
+    let dataset = await this.dataset(split);
+    if (options.shuffle) dataset = dataset.shuffle(options.seed ?? 0);
+    dataset = dataset.take(options.numExamples ?? -1);
+    const r = options.rolloutsPerExample ?? 1;
+    const inputs: RolloutInput[] = [];
+    for (const example of dataset.examples) {
+      const prompt = buildPrompt(example, { systemPrompt: this.systemPrompt, fewShot: this.fewShot });
+      for (let i = 0; i < r; i++) {
+        inputs.push({
+          exampleId: example.exampleId,
+          rolloutIndex: i,
+          prompt,
+          answer: example.answer,
+          info: example.info,
+          task: example.task,
+        });
+      }
+    }
+    return { inputs, warnings };
+  }
+
+  /** The dataset of a split, built once. */
+  dataset(split: "train" | "eval"): Promise<Dataset> {
+    let loaded = this.loaded.get(split);
+    if (!loaded) {
+      const source = split === "train" ? this.datasetSource : this.evalDatasetSource;
+      if (!source) throw new TypeError(`this environment has no ${split} dataset`);
+      loaded = Promise.resolve(typeof source === "function" ? source() : source);
+      this.loaded.set(split, loaded);
+    }
+    return loaded;
+  }
+
+  /** Registers a per-rollout cleanup; it runs after every rollout, on error, timeout and cancellation too. */
+  addCleanup(name: string, fn: CleanupFn<Data>, priority = 0): void {
+    this.cleanups.add(name, fn, priority);
+  }
+
+  /** Registers a per-environment teardown, run once by `teardown()`. */
+  addTeardown(name: string, fn: TeardownFn, priority = 0): void {
+    this.teardowns.add(name, fn, priority);
+  }
+
+  /** Runs the teardown hooks (each once, in order); errors are collected and thrown together. */
+  async teardown(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const hook of this.teardowns.list()) {
+      try {
+        await hook.fn();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length > 0) throw new AggregateError(errors, "environment teardown failed");
+  }
+}

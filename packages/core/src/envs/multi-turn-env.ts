@@ -1,0 +1,229 @@
+/**
+ * A conversation between the model and the environment: the model answers, `envResponse` replies,
+ * until a stop condition fires. Stop conditions run by priority (then name) and the one that fired
+ * is recorded. A per-rollout timeout keeps the partial completion; cleanup always runs.
+ *
+ * @example
+ * class Echo extends MultiTurnEnv {
+ *   envResponse(messages: Messages) {
+ *     return [{ role: "user", content: `you said: ${lastAssistantText(messages)}` }];
+ *   }
+ * }
+ */
+import { CancelledError, OverlongPromptError } from "../errors.ts";
+import type { Messages } from "../messages/message.ts";
+import { createState } from "../rollout/create-state.ts";
+import { errorData } from "../rollout/error-data.ts";
+import { recordError } from "../rollout/record-error.ts";
+import type { RolloutInput } from "../rollout/rollout-input.ts";
+import type { RolloutState } from "../rollout/rollout-state.ts";
+import { Environment, type EnvironmentOptions, type RolloutContext } from "./environment.ts";
+import { OrderedHooks } from "./ordered-hooks.ts";
+
+export interface MultiTurnEnvOptions<Data> extends EnvironmentOptions<Data> {
+  /** Model turns per rollout; default unlimited (-1 also means unlimited). */
+  maxTurns?: number;
+  /** Wall-clock limit of setup plus generation per rollout, in seconds; the partial completion is kept. */
+  timeoutSeconds?: number;
+  /** Cap on completion tokens summed over all turns; each turn's max_tokens is lowered to fit. */
+  maxTotalCompletionTokens?: number;
+}
+
+/** What `envResponse` returns: messages to append, or final messages that end the rollout. */
+export type EnvResponse = Messages | { messages: Messages; final: true };
+
+export type StopCheck<Data> = (state: RolloutState<Data>) => boolean | Promise<boolean>;
+
+class TimeoutReason extends Error {}
+
+export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Environment<Data> {
+  readonly maxTurns: number;
+  readonly timeoutMs: number | undefined;
+  readonly maxTotalCompletionTokens: number | undefined;
+  protected readonly stops = new OrderedHooks<StopCheck<Data>>();
+
+  constructor(options: MultiTurnEnvOptions<Data>) {
+    super(options);
+    this.maxTurns = options.maxTurns === undefined || options.maxTurns < 0 ? Infinity : options.maxTurns;
+    this.timeoutMs = options.timeoutSeconds === undefined ? undefined : options.timeoutSeconds * 1000;
+    this.maxTotalCompletionTokens = options.maxTotalCompletionTokens;
+    this.addStopCondition("has_error", (s) => s.error !== null, 100);
+    this.addStopCondition("prompt_too_long", (s) => s.promptTooLong, 90);
+    this.addStopCondition("has_final_env_response", (s) => s.finalEnvResponse !== null);
+    this.addStopCondition("max_turns_reached", (s) => s.turns.length >= this.maxTurns);
+    if (this.maxTotalCompletionTokens !== undefined) {
+      const cap = this.maxTotalCompletionTokens;
+      this.addStopCondition("max_total_completion_tokens_reached", (s) => completionTokens(s) >= cap);
+    }
+  }
+
+  /** The environment's reply to the model's last turn. Not called once a stop condition has fired. */
+  protected abstract envResponse(
+    messages: Messages,
+    state: RolloutState<Data>,
+  ): EnvResponse | Promise<EnvResponse>;
+
+  /** Prepares the per-rollout state (`state.data`) before the first model turn. */
+  protected setupState(_state: RolloutState<Data>): void | Promise<void> {}
+
+  /**
+   * Adds a stop condition, checked before every model turn by priority (higher first), then name.
+   * Adding one with an existing name replaces it.
+   */
+  addStopCondition(name: string, check: StopCheck<Data>, priority = 0): void {
+    this.stops.add(name, check, priority);
+  }
+
+  /** Checks the stop conditions; records the first that fires. */
+  async isCompleted(state: RolloutState<Data>): Promise<boolean> {
+    if (state.isCompleted) return true;
+    for (const stop of this.stops.list()) {
+      let fired: boolean;
+      try {
+        fired = await stop.fn(state);
+      } catch (error) {
+        recordError(state, error);
+        fired = true;
+      }
+      if (fired) {
+        state.isCompleted = true;
+        state.stopCondition = state.error !== null && stop.name !== "has_error" ? "has_error" : stop.name;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  async rollout(input: RolloutInput, ctx: RolloutContext): Promise<RolloutState<Data>> {
+    const abort = new AbortController();
+    const onCancel = () => abort.abort(ctx.signal?.reason ?? new CancelledError());
+    if (ctx.signal?.aborted) onCancel();
+    ctx.signal?.addEventListener("abort", onCancel, { once: true });
+    const timeoutMs = ctx.timeoutMs ?? this.timeoutMs;
+    const timer =
+      timeoutMs === undefined ? undefined : setTimeout(() => abort.abort(new TimeoutReason()), timeoutMs);
+
+    const infoTools = input.info.tool_defs;
+    const state = createState<Data>(input, {
+      model: ctx.model,
+      sampling: { ...this.sampling, ...ctx.sampling },
+      toolDefs: Array.isArray(infoTools) ? (infoTools as RolloutState["toolDefs"]) : this.toolDefs(),
+      signal: abort.signal,
+    });
+    const aborted = new Promise<void>((resolve) => abort.signal.addEventListener("abort", () => resolve()));
+    try {
+      await Promise.race([this.run(state, ctx), aborted]);
+      if (abort.signal.aborted) {
+        if (!(abort.signal.reason instanceof TimeoutReason)) throw cancellation(abort.signal.reason);
+        state.timedOut = true;
+        state.isCompleted = true;
+        state.stopCondition = "timeout_reached";
+      }
+    } finally {
+      clearTimeout(timer);
+      ctx.signal?.removeEventListener("abort", onCancel);
+      await this.runCleanups(state);
+    }
+    return state;
+  }
+
+  private async run(state: RolloutState<Data>, ctx: RolloutContext): Promise<void> {
+    const signal = state.signal;
+    const setupStart = performance.now();
+    try {
+      await this.setupState(state);
+    } catch (error) {
+      if (!signal.aborted) recordError(state, error);
+    }
+    state.times.setupMs = performance.now() - setupStart;
+    const generationStart = performance.now();
+    try {
+      while (!signal.aborted && !(await this.isCompleted(state))) {
+        if (state.turns.length > 0) {
+          const reply = await this.timedEnvResponse(state);
+          if (signal.aborted || reply === undefined) continue;
+          if (Array.isArray(reply)) {
+            state.completion.push(...reply);
+          } else {
+            state.finalEnvResponse = reply.messages;
+            state.completion.push(...reply.messages);
+            continue;
+          }
+        }
+        await this.modelTurn(state, ctx);
+      }
+    } finally {
+      state.times.generationMs = performance.now() - generationStart;
+    }
+  }
+
+  private async timedEnvResponse(state: RolloutState<Data>): Promise<EnvResponse | undefined> {
+    const start = performance.now();
+    try {
+      return await this.envResponse([...state.prompt, ...state.completion], state);
+    } catch (error) {
+      if (!state.signal.aborted) recordError(state, error);
+      return undefined;
+    } finally {
+      state.times.envMs += performance.now() - start;
+    }
+  }
+
+  private async modelTurn(state: RolloutState<Data>, ctx: RolloutContext): Promise<void> {
+    const prompt = [...state.prompt, ...state.completion];
+    const start = performance.now();
+    try {
+      const response = await ctx.client.chat(
+        {
+          model: state.model,
+          messages: prompt,
+          ...(state.toolDefs.length > 0 ? { tools: state.toolDefs } : {}),
+          sampling: this.turnSampling(state),
+        },
+        { signal: state.signal },
+      );
+      if (state.signal.aborted) return;
+      state.turns.push({ prompt, completion: response.message, response });
+      state.completion.push(response.message);
+      if (response.finishReason === "length") state.isTruncated = true;
+    } catch (error) {
+      if (state.signal.aborted) return;
+      if (error instanceof OverlongPromptError) {
+        state.promptTooLong = true;
+        state.isTruncated = true;
+      } else {
+        recordError(state, error);
+      }
+    } finally {
+      state.times.modelMs += performance.now() - start;
+    }
+  }
+
+  private turnSampling(state: RolloutState<Data>): RolloutState["sampling"] {
+    if (this.maxTotalCompletionTokens === undefined) return state.sampling;
+    const left = this.maxTotalCompletionTokens - completionTokens(state);
+    const own = state.sampling.max_tokens ?? state.sampling.max_completion_tokens;
+    const maxTokens = typeof own === "number" ? Math.min(own, left) : left;
+    return { ...state.sampling, max_tokens: Math.max(1, maxTokens) };
+  }
+
+  private async runCleanups(state: RolloutState<Data>): Promise<void> {
+    for (const hook of this.cleanups.list()) {
+      try {
+        await hook.fn(state);
+      } catch (error) {
+        const data = errorData(error);
+        if (state.error === null) state.error = data;
+        else state.error.message += `; cleanup "${hook.name}" also failed: ${data.error}: ${data.message}`;
+      }
+    }
+  }
+}
+
+function completionTokens<Data>(state: RolloutState<Data>): number {
+  return state.turns.reduce((sum, turn) => sum + turn.response.usage.completionTokens, 0);
+}
+
+function cancellation(reason: unknown): CancelledError {
+  return reason instanceof CancelledError ? reason : new CancelledError("rollout cancelled");
+}

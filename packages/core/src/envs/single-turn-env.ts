@@ -1,0 +1,24 @@
+/**
+ * One model turn per rollout: the prompt goes in, the answer comes out, the rubric scores it.
+ *
+ * @example
+ * const env = new SingleTurnEnv({
+ *   dataset: Dataset.fromRows([{ question: "2+2?", answer: "4" }]),
+ *   rubric: new Rubric().addReward(({ completion, answer }) => lastAssistantText(completion).includes(answer)),
+ * });
+ */
+import type { Messages } from "../messages/message.ts";
+import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
+
+export type SingleTurnEnvOptions<Data> = Omit<MultiTurnEnvOptions<Data>, "maxTurns">;
+
+export class SingleTurnEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> {
+  constructor(options: SingleTurnEnvOptions<Data>) {
+    super({ ...options, maxTurns: 1 });
+  }
+
+  protected envResponse(_messages: Messages): EnvResponse {
+    // max_turns_reached always fires after the single model turn, so the loop never asks.
+    throw new Error("a single-turn environment has no environment response");
+  }
+}

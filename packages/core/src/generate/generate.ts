@@ -1,0 +1,133 @@
+/**
+ * Runs rollouts of an environment against a model: inputs are grouped by example, at most
+ * `maxConcurrent` rollouts are in flight, each group is scored together (or each rollout alone
+ * with `independentScoring`), rollouts that ended with an infrastructure error are run again up to
+ * `maxRetries` times, and every finished group is handed to `onGroup` as it completes, so a caller
+ * can save incrementally. Cancelling keeps every finished group and drops unfinished ones.
+ *
+ * @example
+ * const { records } = await generate(env, inputs, { clients: client, model: "gpt-4.1-mini", maxConcurrent: 64 });
+ */
+import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
+import type { Environment } from "../envs/environment.ts";
+import { CancelledError, UserError } from "../errors.ts";
+import type { RolloutRecord } from "../results/rollout-record.ts";
+import type { RolloutInput } from "../rollout/rollout-input.ts";
+import type { RolloutState } from "../rollout/rollout-state.ts";
+import { toRecord } from "../rollout/to-record.ts";
+import { Slots } from "./slots.ts";
+
+export interface GenerateOptions {
+  /** One client, or several replicas used in turn, one per group (a group shares one server's cache). */
+  clients: ModelClient | ModelClient[];
+  model: string;
+  sampling?: SamplingArgs;
+  /** Rollouts in flight at once; default 32. */
+  maxConcurrent?: number;
+  /** Score each rollout on its own instead of per group; default false. */
+  independentScoring?: boolean;
+  /** Extra attempts for rollouts that ended with a retryable (infrastructure) error; default 0. */
+  maxRetries?: number;
+  /** Delay before retry n (1-based); default exponential from 1 s, capped at 60 s. */
+  retryDelayMs?: (attempt: number) => number;
+  /** Per-rollout wall-clock limit, overriding the environment's. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** State keys copied into each record (see `toRecord`). */
+  stateColumns?: string[];
+  /** Called with each finished group's records (one record per call when scoring independently). */
+  onGroup?: (records: RolloutRecord[], states: RolloutState<unknown>[]) => void | Promise<void>;
+}
+
+export interface GenerateResult {
+  /** Records of every finished group, sorted by example id, then rollout index. */
+  records: RolloutRecord[];
+  /** True when the signal stopped the run before every group finished. */
+  cancelled: boolean;
+}
+
+const defaultDelay = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
+
+export async function generate<Data>(
+  env: Environment<Data>,
+  inputs: RolloutInput[],
+  options: GenerateOptions,
+): Promise<GenerateResult> {
+  const clients = Array.isArray(options.clients) ? options.clients : [options.clients];
+  if (clients.length === 0) throw new TypeError("generate needs at least one model client");
+  if (options.independentScoring && env.rubric.requiresGroup()) {
+    throw new UserError(
+      "this environment's rubric scores whole groups, so it cannot score rollouts independently: drop -i/--independent-scoring",
+    );
+  }
+  const slots = new Slots(options.maxConcurrent ?? 32);
+  const units = options.independentScoring ? inputs.map((input) => [input]) : groupByExample(inputs);
+  const records: RolloutRecord[] = [];
+  let cancelled = false;
+
+  const runUnit = async (unit: RolloutInput[], index: number): Promise<void> => {
+    const client = clients[index % clients.length]!;
+    const rollout = (input: RolloutInput) =>
+      slots.with(() => {
+        if (options.signal?.aborted) throw new CancelledError();
+        return env.rollout(input, {
+          client,
+          model: options.model,
+          sampling: options.sampling ?? {},
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        });
+      });
+    const states = await Promise.all(unit.map(rollout));
+    const maxRetries = options.maxRetries ?? 0;
+    for (let attempt = 1; attempt <= maxRetries; attempt++) {
+      const failed = states.flatMap((state, i) => (state.retryable ? [i] : []));
+      if (failed.length === 0) break;
+      await sleep((options.retryDelayMs ?? defaultDelay)(attempt), options.signal);
+      await Promise.all(
+        failed.map(async (i) => {
+          states[i] = await rollout(unit[i]!);
+        }),
+      );
+    }
+    await env.score(states, { independent: options.independentScoring ?? false });
+    const done = states.map((state) => toRecord(state, { stateColumns: options.stateColumns ?? [] }));
+    records.push(...done);
+    await options.onGroup?.(done, states as RolloutState<unknown>[]);
+  };
+
+  const results = await Promise.allSettled(units.map(runUnit));
+  for (const result of results) {
+    if (result.status === "fulfilled") continue;
+    if (result.reason instanceof CancelledError || options.signal?.aborted) cancelled = true;
+    else throw result.reason;
+  }
+  records.sort((a, b) => a.example_id - b.example_id || a.rollout_index - b.rollout_index);
+  return { records, cancelled };
+}
+
+/** Inputs grouped by example id, groups in order of first appearance. */
+export function groupByExample(inputs: RolloutInput[]): RolloutInput[][] {
+  const groups = new Map<number, RolloutInput[]>();
+  for (const input of inputs) {
+    const group = groups.get(input.exampleId);
+    if (group) group.push(input);
+    else groups.set(input.exampleId, [input]);
+  }
+  return [...groups.values()];
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError());
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(new CancelledError());
+      },
+      { once: true },
+    );
+  });
+}

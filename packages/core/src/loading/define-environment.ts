@@ -1,0 +1,43 @@
+/**
+ * Declares an environment package's entry point: its arguments' zod schema and the function that
+ * builds the environment. The result is the `loadEnvironment(args)` the package exports; it checks
+ * the arguments against the schema, so bad `--env-args` get a message naming the field.
+ *
+ * @example
+ * export const loadEnvironment = defineEnvironment({
+ *   args: z.object({ numTrain: z.number().int().positive().default(100) }),
+ *   load: ({ numTrain }) => new SingleTurnEnv({ dataset: makeRows(numTrain), rubric }),
+ * });
+ */
+import type { z } from "zod";
+import type { Environment } from "../envs/environment.ts";
+import { EnvArgsError } from "../errors.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: an environment of any state type
+type AnyEnvironment = Environment<any>;
+
+export interface EnvironmentDefinition<Args extends z.ZodType> {
+  /** Schema of the arguments; use `.strict()` so a misspelt argument is caught. */
+  args: Args;
+  load: (args: z.output<Args>) => AnyEnvironment | Promise<AnyEnvironment>;
+}
+
+/** A package's `loadEnvironment`, with its argument schema attached for tools (`vf init`, docs). */
+export interface LoadEnvironmentFn<Args extends z.ZodType = z.ZodType> {
+  (args?: unknown): Promise<AnyEnvironment>;
+  readonly argsSchema: Args;
+}
+
+export function defineEnvironment<Args extends z.ZodType>(
+  definition: EnvironmentDefinition<Args>,
+): LoadEnvironmentFn<Args> {
+  const load = async (args: unknown = {}) => {
+    const parsed = definition.args.safeParse(args ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`);
+      throw new EnvArgsError("", issues);
+    }
+    return definition.load(parsed.data);
+  };
+  return Object.assign(load, { argsSchema: definition.args });
+}

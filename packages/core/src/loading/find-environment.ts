@@ -1,0 +1,158 @@
+/**
+ * Finds an environment package by id: a path to a package folder, a bare id (`reverse-text`) among
+ * `./environments/*` and installed packages, or a Hub id (`owner/name[@version]`) among installed
+ * packages. Installed packages are looked up in the `node_modules` folders from the working folder
+ * upward, in vf's own installation (the bundled environments) and in the managed folder where
+ * `vf env install` puts packages outside a project.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EnvironmentNotFoundError, UserError } from "../errors.ts";
+import { EnvPackageJson } from "./env-manifest.ts";
+
+export interface FoundEnvironment {
+  /** Folder of the package. */
+  dir: string;
+  packageJson: EnvPackageJson;
+}
+
+export interface FindOptions {
+  /** Where relative paths and `./environments` are resolved; default the working folder. */
+  cwd?: string;
+}
+
+/** The folder `vf env install` uses outside a project: `$VF_HOME/envs` (default `~/.vf/envs`). */
+export function managedEnvironmentsDir(): string {
+  return join(process.env.VF_HOME ?? join(homedir(), ".vf"), "envs");
+}
+
+export function findEnvironment(id: string, options: FindOptions = {}): FoundEnvironment {
+  const cwd = options.cwd ?? process.cwd();
+  if (looksLikePath(id)) {
+    const dir = resolve(cwd, id);
+    if (!existsSync(join(dir, "package.json"))) {
+      throw new EnvironmentNotFoundError(
+        id,
+        `${dir} has no package.json: point at an environment package folder`,
+      );
+    }
+    return { dir, packageJson: readManifest(dir) };
+  }
+  const { name, owner } = parseEnvId(id);
+  const candidates = owner ? [`@${owner}/${name}`] : [name, `@vf-env/${name}`];
+  const local = join(cwd, "environments", name);
+  if (!owner && existsSync(join(local, "package.json")))
+    return { dir: local, packageJson: readManifest(local) };
+  for (const root of nodeModulesRoots(cwd)) {
+    for (const candidate of candidates) {
+      const dir = join(root, candidate);
+      if (!existsSync(join(dir, "package.json"))) continue;
+      const packageJson = readManifest(dir);
+      if (owner || packageJson.vf.id === name) return { dir, packageJson };
+    }
+  }
+  const known = listEnvironments({ cwd }).map((e) => e.packageJson.vf.id);
+  const hint = owner
+    ? `it is not installed: run vf env install ${id}`
+    : `known environments: ${[...new Set(known)].sort().join(", ") || "none"}; or pass a path to a package folder`;
+  throw new EnvironmentNotFoundError(id, hint);
+}
+
+/** Every environment package reachable from `cwd`, nearest first. */
+export function listEnvironments(options: FindOptions = {}): FoundEnvironment[] {
+  const cwd = options.cwd ?? process.cwd();
+  const found: FoundEnvironment[] = [];
+  const dirs = [join(cwd, "environments")];
+  for (const root of nodeModulesRoots(cwd)) {
+    dirs.push(root, join(root, "@vf-env"));
+    for (const scope of safeList(root).filter((n) => n.startsWith("@") && n !== "@vf-env")) {
+      dirs.push(join(root, scope));
+    }
+  }
+  for (const parent of dirs) {
+    for (const entry of safeList(parent)) {
+      const dir = join(parent, entry);
+      const file = join(dir, "package.json");
+      if (!existsSync(file)) continue;
+      const parsed = EnvPackageJson.safeParse(readJson(file));
+      if (parsed.success) found.push({ dir, packageJson: parsed.data });
+    }
+  }
+  return found;
+}
+
+/** Splits `owner/name@version` into its parts; `name` alone has no owner. */
+export function parseEnvId(id: string): { owner?: string; name: string; version?: string } {
+  const at = id.lastIndexOf("@");
+  const base = at > 0 ? id.slice(0, at) : id;
+  const version = at > 0 ? id.slice(at + 1) : undefined;
+  const slash = base.indexOf("/");
+  const parts = slash >= 0 ? { owner: base.slice(0, slash), name: base.slice(slash + 1) } : { name: base };
+  return version ? { ...parts, version } : parts;
+}
+
+function looksLikePath(id: string): boolean {
+  return id.startsWith(".") || id.startsWith("/") || id.startsWith("~") || /^[A-Za-z]:[\\/]/.test(id);
+}
+
+function nodeModulesRoots(cwd: string): string[] {
+  const roots: string[] = [];
+  let dir = resolve(cwd);
+  for (;;) {
+    roots.push(join(dir, "node_modules"));
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  // vf's own installation, where the bundled environments are.
+  let own = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(own, "node_modules");
+    if (existsSync(candidate) && !roots.includes(candidate)) roots.push(candidate);
+    const parent = dirname(own);
+    if (parent === own) break;
+    own = parent;
+  }
+  roots.push(join(managedEnvironmentsDir(), "node_modules"));
+  return roots.filter((root) => isDir(root));
+}
+
+function readManifest(dir: string): EnvPackageJson {
+  const file = join(dir, "package.json");
+  const parsed = EnvPackageJson.safeParse(readJson(file));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.join(".") || "(root)";
+    throw new UserError(
+      `${file} is not an environment package: ${where}: ${issue.message}: add a "vf" field such as {"id": "my-env"}`,
+    );
+  }
+  return parsed.data;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new UserError(`cannot read ${file}: ${detail}`);
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
