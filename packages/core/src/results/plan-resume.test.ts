@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -226,6 +226,17 @@ describe("planResume", () => {
     const lines = (await readFile(writer.resultsPath, "utf8")).trimEnd().split("\n");
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe("{garbled");
+  });
+
+  it("passes over a folder that is not a readable run, saying why", async () => {
+    const out = await outputDir();
+    const writer = await saveRun(out, { runId: "norows01", status: "running", examples: [] });
+    await rm(writer.resultsPath);
+    const plan = await planResume({ outputDir: out, envId, model, settings });
+    expect(plan).toMatchObject({
+      type: "none",
+      candidates: [{ dir: writer.dir, reason: expect.stringContaining("results.jsonl does not exist") }],
+    });
   });
 
   it("finds nothing when this env and model were never run", async () => {

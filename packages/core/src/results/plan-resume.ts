@@ -80,19 +80,22 @@ export async function planResume(options: PlanResumeOptions): Promise<ResumePlan
   let best: { dir: string; metadata: RunMetadata; started: number } | null = null;
   for (const dir of await runFolders(envModelDirectory(options))) {
     let metadata: RunMetadata;
+    let loaded: LoadedRow[];
     try {
       metadata = (await readMetadata(dir)).metadata;
+      const mismatches = settingsMismatches(metadata, identity);
+      if (mismatches.length > 0) {
+        candidates.push({ dir, reason: `settings differ: ${describeMismatches(mismatches)}` });
+        continue;
+      }
+      loaded = (await readRecords(dir, Object.keys(metadata.avg_metrics))).rows;
     } catch (error) {
+      // A folder that is not a readable run is passed over, with the reason, not fatal to the search.
       if (!(error instanceof UserError)) throw error;
       candidates.push({ dir, reason: error.message });
       continue;
     }
-    const mismatches = settingsMismatches(metadata, identity);
-    if (mismatches.length > 0) {
-      candidates.push({ dir, reason: `settings differ: ${describeMismatches(mismatches)}` });
-      continue;
-    }
-    const rows = keptRows((await readRecords(dir)).rows, metadata.rollouts_per_example).kept.length;
+    const rows = keptRows(loaded, metadata.rollouts_per_example).kept.length;
     const wanted = options.settings.num_examples * options.settings.rollouts_per_example;
     const unfinished =
       metadata.status !== "complete" || (options.settings.num_examples >= 0 && rows < wanted);
