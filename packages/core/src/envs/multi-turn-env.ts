@@ -139,18 +139,16 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     const generationStart = performance.now();
     try {
       while (!signal.aborted && !(await this.isCompleted(state))) {
-        if (state.turns.length > 0) {
-          const reply = await this.timedEnvResponse(state);
-          if (signal.aborted || reply === undefined) continue;
-          if (Array.isArray(reply)) {
-            state.completion.push(...reply);
-          } else {
-            state.finalEnvResponse = reply.messages;
-            state.completion.push(...reply.messages);
-            continue;
-          }
-        }
         await this.modelTurn(state, ctx);
+        if (signal.aborted || (await this.isCompleted(state))) break;
+        const reply = await this.timedEnvResponse(state);
+        if (signal.aborted || reply === undefined) continue;
+        if (Array.isArray(reply)) {
+          state.completion.push(...reply);
+        } else {
+          state.finalEnvResponse = reply.messages;
+          state.completion.push(...reply.messages);
+        }
       }
     } finally {
       state.times.generationMs = performance.now() - generationStart;

@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { OpenAIModelClient } from "../client/openai-model-client.ts";
+import { Dataset } from "../datasets/index.ts";
+import { CancelledError } from "../errors.ts";
+import { lastAssistantText, type Messages } from "../messages/message.ts";
+import type { RolloutInput } from "../rollout/rollout-input.ts";
+import type { RolloutState } from "../rollout/rollout-state.ts";
+import { type ScriptedServer, sequence, startScriptedServer } from "../testing/index.ts";
+import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
+import { SingleTurnEnv } from "./single-turn-env.ts";
+
+const dataset = Dataset.fromRows([{ question: "Count with me.", answer: "3" }]);
+const input: RolloutInput = {
+  exampleId: 0,
+  rolloutIndex: 0,
+  prompt: [{ role: "user", content: "Count with me." }],
+  answer: "3",
+  info: {},
+  task: "default",
+};
+
+/** A game that answers every model turn with "next", and ends with "done" once the model says "stop". */
+class Counter extends MultiTurnEnv<{ replies: number }> {
+  cleanedUp = 0;
+  constructor(options: Partial<MultiTurnEnvOptions<{ replies: number }>> & { setupDelayMs?: number } = {}) {
+    super({ dataset, ...options });
+    const delay = options.setupDelayMs ?? 0;
+    this.setupDelay = delay;
+    this.addCleanup("count", () => {
+      this.cleanedUp++;
+    });
+  }
+  private readonly setupDelay: number;
+  protected override async setupState(state: RolloutState<{ replies: number }>) {
+    if (this.setupDelay > 0) await new Promise((r) => setTimeout(r, this.setupDelay));
+    state.data = { replies: 0 };
+  }
+  protected envResponse(messages: Messages, state: RolloutState<{ replies: number }>): EnvResponse {
+    state.data.replies++;
+    if (lastAssistantText(messages) === "stop")
+      return { messages: [{ role: "user", content: "done" }], final: true };
+    return [{ role: "user", content: `next ${state.data.replies}` }];
+  }
+}
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function clientFor(options: Parameters<typeof startScriptedServer>[0]) {
+  server = await startScriptedServer(options);
+  return new OpenAIModelClient({ baseUrl: server.url, apiKey: "EMPTY", maxRetries: 0 });
+}
+
+describe("MultiTurnEnv", () => {
+  it("alternates model and environment turns until max turns, recording the stop condition", async () => {
+    const client = await clientFor({ reply: sequence(["one", "two", "three", "four"]) });
+    const state = await new Counter({ maxTurns: 3 }).rollout(input, { client, model: "scripted" });
+    expect(state.stopCondition).toBe("max_turns_reached");
+    expect(state.completion.map((m) => `${m.role}:${m.content}`)).toEqual([
+      "assistant:one",
+      "user:next 1",
+      "assistant:two",
+      "user:next 2",
+      "assistant:three",
+    ]);
+    expect(state.turns).toHaveLength(3);
+    expect(state.data.replies).toBe(2);
+  });
+
+  it("ends on a final environment response and keeps it in the completion", async () => {
+    const client = await clientFor({ reply: sequence(["go", "stop", "never"]) });
+    const state = await new Counter().rollout(input, { client, model: "scripted" });
+    expect(state.stopCondition).toBe("has_final_env_response");
+    expect(state.completion.at(-1)).toEqual({ role: "user", content: "done" });
+    expect(state.finalEnvResponse).toEqual([{ role: "user", content: "done" }]);
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it("passes sampling args through untouched, the caller's over the environment's", async () => {
+    const client = await clientFor({ reply: sequence(["stop"]) });
+    const env = new Counter({ sampling: { temperature: 0.2, max_tokens: 50 } });
+    await env.rollout(input, {
+      client,
+      model: "scripted",
+      sampling: { temperature: 0.9, top_k: 7, min_p: 0.1 },
+    });
+    expect(server!.requests[0]).toMatchObject({ temperature: 0.9, top_k: 7, min_p: 0.1, max_tokens: 50 });
+  });
+
+  it("times out mid-rollout, keeping the partial completion, and still cleans up", async () => {
+    const client = await clientFor({
+      reply: sequence(["one", "two"]),
+      latencyMs: (_request, index) => (index === 0 ? 0 : 5_000),
+    });
+    const env = new Counter({ timeoutSeconds: 0.3 });
+    const state = await env.rollout(input, { client, model: "scripted" });
+    expect(state.timedOut).toBe(true);
+    expect(state.stopCondition).toBe("timeout_reached");
+    expect(state.completion.map((m) => m.content)).toEqual(["one", "next 1"]);
+    expect(state.error).toBeNull();
+    expect(env.cleanedUp).toBe(1);
+  });
+
+  it("times out during setup with an empty completion", async () => {
+    const client = await clientFor({ reply: sequence(["one"]) });
+    const state = await new Counter({ timeoutSeconds: 0.1, setupDelayMs: 2_000 }).rollout(input, {
+      client,
+      model: "scripted",
+    });
+    expect(state.stopCondition).toBe("timeout_reached");
+    expect(state.completion).toEqual([]);
+    expect(state.turns).toEqual([]);
+  });
+
+  it("records a model error on the rollout, marks it retryable, and stops with has_error", async () => {
+    const client = await clientFor({ reply: sequence([{ type: "error", status: 500, message: "boom" }]) });
+    const env = new Counter();
+    const state = await env.rollout(input, { client, model: "scripted" });
+    expect(state.stopCondition).toBe("has_error");
+    expect(state.error?.error).toBe("ModelHttpError");
+    expect(state.retryable).toBe(true);
+    expect(env.cleanedUp).toBe(1);
+  });
+
+  it("stops with prompt_too_long when the prompt exceeds the context", async () => {
+    const client = await clientFor({
+      reply: sequence([
+        "one",
+        { type: "error", status: 400, message: "This model's maximum context length is 10 tokens." },
+      ]),
+    });
+    const state = await new Counter().rollout(input, { client, model: "scripted" });
+    expect(state.stopCondition).toBe("prompt_too_long");
+    expect(state.isTruncated).toBe(true);
+    expect(state.error).toBeNull();
+  });
+
+  it("lowers max_tokens to fit the total completion-token cap, then stops at it", async () => {
+    const client = await clientFor({ reply: sequence(["aaaa aaaa", "bbbb bbbb", "cccc"]) });
+    const env = new Counter({ maxTotalCompletionTokens: 12, sampling: { max_tokens: 100 } });
+    const state = await env.rollout(input, { client, model: "scripted" });
+    const sent = server!.requests.map((r) => r.max_tokens);
+    expect(sent[0]).toBe(12);
+    expect(sent[1]).toBeLessThan(12);
+    expect(state.stopCondition).toBe("max_total_completion_tokens_reached");
+  });
+
+  it("checks stop conditions by priority, then name", async () => {
+    const client = await clientFor({ reply: sequence(["one"]) });
+    const env = new Counter({ maxTurns: 1 });
+    env.addStopCondition("always_b", () => true, 5);
+    env.addStopCondition("always_a", () => true, 5);
+    const state = await env.rollout(input, { client, model: "scripted" });
+    expect(state.stopCondition).toBe("always_a");
+    expect(state.turns).toHaveLength(0);
+  });
+
+  it("rejects with CancelledError when cancelled, after running cleanup", async () => {
+    const client = await clientFor({ reply: sequence(["one"]), latencyMs: 5_000 });
+    const env = new Counter();
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 50);
+    await expect(
+      env.rollout(input, { client, model: "scripted", signal: abort.signal }),
+    ).rejects.toBeInstanceOf(CancelledError);
+    expect(env.cleanedUp).toBe(1);
+  });
+
+  it("records a raising environment response as the rollout's error", async () => {
+    const client = await clientFor({ reply: sequence(["one"]) });
+    class Broken extends Counter {
+      protected override envResponse(): EnvResponse {
+        throw new Error("game crashed");
+      }
+    }
+    const state = await new Broken().rollout(input, { client, model: "scripted" });
+    expect(state.error).toMatchObject({ error: "Error", message: "game crashed" });
+    expect(state.stopCondition).toBe("has_error");
+    expect(state.completion).toHaveLength(1);
+  });
+});
+
+describe("SingleTurnEnv", () => {
+  it("makes exactly one model call and keeps its token ids and logprobs", async () => {
+    const client = await clientFor({ reply: sequence(["3"]), tokens: true });
+    const env = new SingleTurnEnv({ dataset });
+    const state = await env.rollout(input, { client, model: "scripted" });
+    expect(state.stopCondition).toBe("max_turns_reached");
+    expect(state.completion).toEqual([{ role: "assistant", content: "3" }]);
+    const tokens = state.turns[0]!.response.tokens!;
+    expect(tokens.promptIds.length).toBeGreaterThan(0);
+    expect(tokens.completionIds.length).toBe(tokens.completionLogprobs.length);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * Evaluates a model on an environment: takes the eval split (shuffled and cut to `numExamples`),
+ * runs `rolloutsPerExample` rollouts of each row through `generate`, and summarises the run with
+ * verifiers' aggregates. With `save`, rows are written to `<outputDir>/evals/<env>--<model>/<id>/`
+ * as each group finishes and metadata.json says whether the run completed, so an interrupted run
+ * keeps what finished and `resume` continues it.
+ *
+ * @example
+ * const result = await evaluate(env, { clients: client, model: "gpt-4.1-mini", numExamples: 20, rolloutsPerExample: 3 });
+ * console.log(result.metadata.avg_reward);
+ */
+import type { Environment } from "../envs/environment.ts";
+import { planResume } from "../results/plan-resume.ts";
+import type { ResumeSettings } from "../results/resume-settings.ts";
+import type { RolloutRecord } from "../results/rollout-record.ts";
+import { newRunId, runDirectory } from "../results/run-directory.ts";
+import type { RunMetadata } from "../results/run-metadata.ts";
+import { RunWriter } from "../results/run-writer.ts";
+import { type RunSummary, summarizeRun } from "../results/summarize-run.ts";
+import { type GenerateOptions, generate } from "./generate.ts";
+
+export interface SaveOptions {
+  /** The base folder; runs go under `<outputDir>/evals/`. */
+  outputDir: string;
+  /** Continue the latest matching incomplete run (true) or the named run folder. */
+  resume?: boolean | string;
+}
+
+export interface EvaluateProgress {
+  /** Rollouts finished, including those kept from a resumed run. */
+  done: number;
+  total: number;
+  /** The records that just finished. */
+  latest: RolloutRecord[];
+}
+
+export interface EvaluateOptions extends Omit<GenerateOptions, "onGroup"> {
+  /** Rows to evaluate; undefined or negative: all. */
+  numExamples?: number;
+  /** Default 1. */
+  rolloutsPerExample?: number;
+  shuffle?: boolean;
+  /** Default 0. */
+  shuffleSeed?: number;
+  /** A rollout with at least this reward counts as passed in pass@k; default 0.5. */
+  passThreshold?: number;
+  /** Where the endpoint is, for metadata.json (comma-joined for replicas). */
+  baseUrl?: string;
+  save?: SaveOptions;
+  onStart?: (info: { total: number; alreadyDone: number; runDir?: string; warnings: string[] }) => void;
+  onProgress?: (progress: EvaluateProgress) => void;
+}
+
+export interface EvaluateResult {
+  /** Every rollout of the run, kept ones included, sorted by example and rollout index. */
+  records: RolloutRecord[];
+  metadata: RunMetadata;
+  summary: RunSummary;
+  /** The run folder, when saved. */
+  runDir?: string;
+  cancelled: boolean;
+  warnings: string[];
+}
+
+export async function evaluate<Data>(
+  env: Environment<Data>,
+  options: EvaluateOptions,
+): Promise<EvaluateResult> {
+  const started = Date.now();
+  const r = options.rolloutsPerExample ?? 1;
+  const numExamples = options.numExamples ?? -1;
+  const { inputs, warnings } = await env.inputs({
+    split: "eval",
+    numExamples,
+    rolloutsPerExample: r,
+    shuffle: options.shuffle ?? false,
+    seed: options.shuffleSeed ?? 0,
+  });
+  const settings: ResumeSettings = {
+    env_args: env.envArgs,
+    num_examples: numExamples,
+    rollouts_per_example: r,
+    shuffle: options.shuffle ?? false,
+    shuffle_seed: options.shuffleSeed ?? 0,
+    sampling_args: options.sampling ?? {},
+  };
+  const envId = env.envId || "environment";
+  let kept: RolloutRecord[] = [];
+  let todo = inputs;
+  let writer: RunWriter | undefined;
+  let runId: string | undefined;
+  let date = new Date(started).toISOString();
+
+  if (options.save) {
+    const { outputDir, resume } = options.save;
+    if (resume) {
+      const runDir = typeof resume === "string" ? resume : undefined;
+      const plan = await planResume({
+        outputDir,
+        envId,
+        model: options.model,
+        settings,
+        ...(runDir ? { runDir } : {}),
+      });
+      if (plan.type === "resume") {
+        kept = plan.records;
+        todo = inputs.filter((input) => !plan.completed.get(input.exampleId)?.has(input.rolloutIndex));
+        writer = await RunWriter.open({ dir: plan.dir, resume: true });
+        runId = plan.runId;
+        date = plan.metadata.date ?? date;
+      } else {
+        warnings.push("no incomplete run with these settings to resume: starting a new run");
+      }
+    }
+    if (!writer) {
+      runId = newRunId();
+      writer = await RunWriter.open({ dir: runDirectory({ outputDir, envId, model: options.model, runId }) });
+    }
+  }
+
+  const describe = (records: RolloutRecord[], status: RunMetadata["status"]) => {
+    const summary = summarizeRun(records, {
+      rolloutsPerExample: r,
+      passThreshold: options.passThreshold ?? 0.5,
+    });
+    const metadata: RunMetadata = {
+      env_id: envId,
+      env_args: env.envArgs,
+      model: options.model,
+      base_url: options.baseUrl ?? "",
+      num_examples: numExamples,
+      rollouts_per_example: r,
+      shuffle: settings.shuffle,
+      shuffle_seed: settings.shuffle_seed,
+      sampling_args: settings.sampling_args,
+      time: (Date.now() - started) / 1000,
+      ...summary.aggregates,
+      state_columns: options.stateColumns ?? [],
+      tools: env.toolDefs().length > 0 ? env.toolDefs() : undefined,
+      status,
+      date,
+      run_id: runId,
+    };
+    return { metadata, summary };
+  };
+
+  options.onStart?.({
+    total: inputs.length,
+    alreadyDone: kept.length,
+    warnings,
+    ...(writer ? { runDir: writer.dir } : {}),
+  });
+  await writer?.writeMetadata(describe(kept, "running").metadata);
+  let done = kept.length;
+  const result = await generate(env, todo, {
+    ...options,
+    onGroup: async (records) => {
+      await writer?.append(records);
+      done += records.length;
+      options.onProgress?.({ done, total: inputs.length, latest: records });
+    },
+  });
+  const records = [...kept, ...result.records].sort(
+    (a, b) => a.example_id - b.example_id || a.rollout_index - b.rollout_index,
+  );
+  const { metadata, summary } = describe(records, result.cancelled ? "interrupted" : "complete");
+  await writer?.writeMetadata(metadata);
+  return {
+    records,
+    metadata,
+    summary,
+    cancelled: result.cancelled,
+    warnings,
+    ...(writer ? { runDir: writer.dir } : {}),
+  };
+}

@@ -1,0 +1,195 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { OpenAIModelClient } from "../client/openai-model-client.ts";
+import { Dataset } from "../datasets/index.ts";
+import { SingleTurnEnv } from "../envs/single-turn-env.ts";
+import { lastAssistantText } from "../messages/message.ts";
+import { readRun } from "../results/read-run.ts";
+import { Rubric } from "../rubrics/rubric.ts";
+import { lastUserText, type ReplyFn, type ScriptedServer, startScriptedServer } from "../testing/index.ts";
+import { evaluate } from "./evaluate.ts";
+import { generate } from "./generate.ts";
+
+const rows = Array.from({ length: 6 }, (_, i) => ({ question: `echo ${i}`, answer: `echo ${i}` }));
+const makeEnv = () => {
+  const env = new SingleTurnEnv({
+    dataset: Dataset.fromRows(rows),
+    rubric: new Rubric().addReward(({ completion, answer }) => lastAssistantText(completion) === answer, {
+      name: "exact",
+    }),
+  });
+  env.envId = "echo";
+  return env;
+};
+
+let server: ScriptedServer | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+async function clientFor(reply: ReplyFn, latencyMs = 0) {
+  server = await startScriptedServer({ reply, latencyMs });
+  return new OpenAIModelClient({ baseUrl: server.url, apiKey: "EMPTY", maxRetries: 0 });
+}
+
+describe("generate", () => {
+  it("keeps at most maxConcurrent rollouts in flight and scores each group together", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const client = await clientFor(async (request) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+      return lastUserText(request.messages);
+    });
+    const env = makeEnv();
+    const { inputs } = await env.inputs({ split: "eval", rolloutsPerExample: 3 });
+    const groups: number[][] = [];
+    const { records, cancelled } = await generate(env, inputs, {
+      clients: client,
+      model: "scripted",
+      maxConcurrent: 4,
+      onGroup: (done) => {
+        groups.push(done.map((r) => r.example_id));
+      },
+    });
+    expect(cancelled).toBe(false);
+    expect(peak).toBeLessThanOrEqual(4);
+    expect(records).toHaveLength(18);
+    expect(groups.every((g) => g.length === 3 && new Set(g).size === 1)).toBe(true);
+    expect(records.every((r) => r.reward === 1 && r.metrics.exact === 1)).toBe(true);
+  });
+
+  it("runs rollouts with infrastructure errors again, up to maxRetries", async () => {
+    let calls = 0;
+    const client = await clientFor((request) =>
+      calls++ < 4 ? { type: "error", status: 503, message: "overloaded" } : lastUserText(request.messages),
+    );
+    const env = makeEnv();
+    const { inputs } = await env.inputs({ split: "eval", numExamples: 2, rolloutsPerExample: 2 });
+    const { records } = await generate(env, inputs, {
+      clients: client,
+      model: "scripted",
+      maxRetries: 2,
+      retryDelayMs: () => 5,
+    });
+    expect(records.map((r) => r.error)).toEqual([null, null, null, null]);
+    expect(records.every((r) => r.reward === 1)).toBe(true);
+  });
+
+  it("keeps the error on the record once retries are used up, and goes on", async () => {
+    const client = await clientFor((request) =>
+      lastUserText(request.messages) === "echo 0"
+        ? { type: "error", status: 500, message: "always down" }
+        : lastUserText(request.messages),
+    );
+    const env = makeEnv();
+    const { inputs } = await env.inputs({ split: "eval", numExamples: 2 });
+    const { records } = await generate(env, inputs, {
+      clients: client,
+      model: "scripted",
+      maxRetries: 1,
+      retryDelayMs: () => 1,
+    });
+    expect(records[0]!.error?.error).toBe("ModelHttpError");
+    expect(records[0]!.reward).toBe(0);
+    expect(records[1]!.error).toBeNull();
+  });
+
+  it("keeps finished groups and drops unfinished ones when cancelled", async () => {
+    const abort = new AbortController();
+    const client = await clientFor((request) => {
+      const text = lastUserText(request.messages);
+      if (text === "echo 0") return text;
+      setTimeout(() => abort.abort(), 10);
+      return new Promise((r) => setTimeout(() => r(text), 5_000));
+    });
+    const env = makeEnv();
+    const { inputs } = await env.inputs({ split: "eval", rolloutsPerExample: 2 });
+    const { records, cancelled } = await generate(env, inputs, {
+      clients: client,
+      model: "scripted",
+      maxConcurrent: 2,
+      signal: abort.signal,
+    });
+    expect(cancelled).toBe(true);
+    expect(records.map((r) => r.example_id)).toEqual([0, 0]);
+  });
+
+  it("uses replicas in turn, one per group", async () => {
+    const first = await startScriptedServer({ reply: (req) => lastUserText(req.messages) });
+    const second = await startScriptedServer({ reply: (req) => lastUserText(req.messages) });
+    try {
+      const clients = [first, second].map((s) => new OpenAIModelClient({ baseUrl: s.url, apiKey: "EMPTY" }));
+      const env = makeEnv();
+      const { inputs } = await env.inputs({ split: "eval", numExamples: 4, rolloutsPerExample: 2 });
+      await generate(env, inputs, { clients, model: "scripted" });
+      expect(first.requests).toHaveLength(4);
+      expect(second.requests).toHaveLength(4);
+      expect(new Set(first.requests.map((r) => lastUserText(r.messages))).size).toBe(2);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it("refuses independent scoring when the rubric scores groups", async () => {
+    const client = await clientFor((req) => lastUserText(req.messages));
+    const env = new SingleTurnEnv({
+      dataset: Dataset.fromRows(rows),
+      rubric: new Rubric().addGroupReward((g) => g.map(() => 1), { name: "g" }),
+    });
+    const { inputs } = await env.inputs({ split: "eval" });
+    await expect(
+      generate(env, inputs, { clients: client, model: "scripted", independentScoring: true }),
+    ).rejects.toThrow(/drop -i/);
+  });
+});
+
+describe("evaluate", () => {
+  it("saves as it goes, and resumes an interrupted run to the full count without duplicates", async () => {
+    dir = await mkdtemp(join(tmpdir(), "vf-eval-"));
+    const abort = new AbortController();
+    let calls = 0;
+    const client = await clientFor((request) => {
+      calls++;
+      if (calls === 5) abort.abort();
+      return lastUserText(request.messages);
+    });
+    const env = makeEnv();
+    const options = {
+      clients: client,
+      model: "org/scripted",
+      numExamples: 5,
+      rolloutsPerExample: 2,
+      maxConcurrent: 2,
+      save: { outputDir: dir },
+    };
+    const first = await evaluate(env, { ...options, signal: abort.signal });
+    expect(first.cancelled).toBe(true);
+    expect(first.runDir).toContain(join("evals", "echo--org--scripted"));
+    const saved = await readRun(first.runDir!);
+    expect(saved.metadata.status).toBe("interrupted");
+    expect(saved.records.length).toBe(first.records.length);
+    expect(saved.records.length).toBeLessThan(10);
+
+    const second = await evaluate(env, { ...options, save: { outputDir: dir, resume: true } });
+    expect(second.runDir).toBe(first.runDir);
+    expect(second.cancelled).toBe(false);
+    const final = await readRun(second.runDir!);
+    expect(final.metadata.status).toBe("complete");
+    const keys = final.records.map((r) => `${r.example_id}/${r.rollout_index}`);
+    expect(keys).toHaveLength(10);
+    expect(new Set(keys).size).toBe(10);
+    expect(final.metadata.avg_reward).toBe(1);
+    expect(final.metadata.pass_at_k).toEqual({ "1": 1, "2": 1 });
+    const lines = (await readFile(join(second.runDir!, "results.jsonl"), "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(10);
+  });
+});
