@@ -21,7 +21,7 @@
 import type { ModelConfig } from "./config.ts";
 import { EngineError } from "./errors.ts";
 import { allocFloats, type DType, type Floats } from "./floats.ts";
-import { matmulABt, transpose } from "./kernels/matmul.ts";
+import { matmul } from "./kernels/matmul.ts";
 import { type ModelTensors, parameterCount, tensorViews } from "./params.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -113,21 +113,10 @@ export function linearForward(
   OC: number,
   accumulate = false,
 ): void {
-  matmulABt(out, inp, weight, N, OC, IC, accumulate);
+  matmul(out, inp, weight, N, OC, IC, false, true, accumulate);
 }
 
-/** Scratch for linearBackward's transposes, sized for the largest layer. */
-export interface LinearScratch {
-  weightT: Floats; // (IC, OC)
-  doutT: Floats; // (OC, N)
-  inpT: Floats; // (IC, N)
-}
-
-/**
- * dinp (N, IC) = dout (N, OC) · weight (OC, IC) (or += when `accumulate`), and
- * dweight (OC, IC) += doutᵀ · inp. Both are computed as a · bᵀ on transposed copies, so one fast
- * kernel serves the forward and the backward.
- */
+/** dinp (N, IC) = dout (N, OC) · weight (OC, IC), and dweight (OC, IC) += doutᵀ · inp (N, IC). */
 export function linearBackward(
   dinp: Floats,
   dweight: Floats,
@@ -137,14 +126,9 @@ export function linearBackward(
   N: number,
   IC: number,
   OC: number,
-  accumulate: boolean,
-  scratch: LinearScratch,
 ): void {
-  transpose(scratch.weightT, weight, OC, IC);
-  matmulABt(dinp, dout, scratch.weightT, N, IC, OC, accumulate);
-  transpose(scratch.doutT, dout, N, OC);
-  transpose(scratch.inpT, inp, N, IC);
-  matmulABt(dweight, scratch.doutT, scratch.inpT, OC, IC, N, true);
+  matmul(dinp, dout, weight, N, IC, OC, false, false, false);
+  matmul(dweight, dout, inp, OC, IC, N, true, false, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -479,7 +463,6 @@ class Activations {
   readonly dhOut: Floats; // (M, C)
   readonly dhIn: Floats; // (M, C)
   readonly dscores: Floats; // (maxSeqLen)
-  readonly scratch: LinearScratch;
 
   constructor(config: ModelConfig, dtype: DType, N: number, M: number, A: number, S: number) {
     const { dModel: C, dFF: F, vocabSize: V, nLayers: L } = config;
@@ -512,12 +495,6 @@ class Activations {
     this.dhOut = f(M * C);
     this.dhIn = f(M * C);
     this.dscores = f(config.maxSeqLen);
-    const widest = Math.max(3 * C, 2 * F);
-    this.scratch = {
-      weightT: f(Math.max(3 * C * C, 2 * F * C, V * C)),
-      doutT: f(Math.max(N * widest, M * V)),
-      inpT: f(Math.max(N * F, M * C)),
-    };
   }
 
   fits(N: number, M: number, A: number, S: number): boolean {
@@ -618,10 +595,9 @@ export class Transformer {
     const M = batch.outputRows.length;
     const w = this.weights;
     const g = this.gradients;
-    const sc = acts.scratch;
 
     // output head (tied embedding) and final norm
-    linearBackward(acts.dhOut, g.tokEmb, dlogits, acts.hOut, w.tokEmb, M, C, V, false, sc);
+    linearBackward(acts.dhOut, g.tokEmb, dlogits, acts.hOut, w.tokEmb, M, C, V);
     acts.dhIn.fill(0, 0, M * C);
     rmsnormBackward(acts.dhIn, g.norm, acts.dhOut, acts.hIn, w.norm, acts.lnfRstd, M, C);
     const dresid = acts.dresid; // (N, C), the gradient of the residual stream, carried down the blocks
@@ -633,15 +609,15 @@ export class Transformer {
       const lg = g.layers[l]!;
       const la = acts.layers[l]!;
       // MLP sub-block: out = resid2 + w2(act); dresid flows through unchanged and into the MLP
-      linearBackward(acts.dact, lg.w2, dresid, la.act, lw.w2, N, F, C, false, sc);
+      linearBackward(acts.dact, lg.w2, dresid, la.act, lw.w2, N, F, C);
       swigluBackward(acts.dh13, acts.dact, la.h13, N, F);
-      linearBackward(acts.dln, lg.w13, acts.dh13, la.ln2, lw.w13, N, C, 2 * F, false, sc);
+      linearBackward(acts.dln, lg.w13, acts.dh13, la.ln2, lw.w13, N, C, 2 * F);
       rmsnormBackward(dresid, lg.mlpNorm, acts.dln, la.resid2, lw.mlpNorm, la.ln2Rstd, N, C);
       // attention sub-block: resid2 = resid + wo(atty)
-      linearBackward(acts.datty, lg.wo, dresid, la.atty, lw.wo, N, C, C, false, sc);
+      linearBackward(acts.datty, lg.wo, dresid, la.atty, lw.wo, N, C, C);
       attentionBackward(acts.dqkv, acts.dscores, acts.datty, la.att, la.qkv, batch, acts.attOffsets, C, H);
       ropeApply(acts.dqkv, batch.positions, N, C, H, this.rope, -1);
-      linearBackward(acts.dln, lg.wqkv, acts.dqkv, la.ln1, lw.wqkv, N, C, 3 * C, false, sc);
+      linearBackward(acts.dln, lg.wqkv, acts.dqkv, la.ln1, lw.wqkv, N, C, 3 * C);
       rmsnormBackward(dresid, lg.attnNorm, acts.dln, acts.residuals[l]!, lw.attnNorm, la.ln1Rstd, N, C);
     }
     encoderBackward(g.tokEmb, dresid, batch.tokens, N, C);
