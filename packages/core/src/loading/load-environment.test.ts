@@ -1,0 +1,79 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnvArgsError, EnvironmentNotFoundError, UserError } from "../errors.ts";
+import { loadEnvironmentById } from "./load-environment.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const echoEnv = join(here, "test-packages", "echo-env");
+const corePackage = resolve(here, "..", "..");
+let project: string;
+
+beforeAll(async () => {
+  // A user's project: vf installed, one environment in ./environments, one installed package.
+  project = await mkdtemp(join(tmpdir(), "vf-load-"));
+  await mkdir(join(project, "node_modules", "@vf"), { recursive: true });
+  await symlink(corePackage, join(project, "node_modules", "@vf", "core"));
+  await symlink(
+    resolve(corePackage, "..", "..", "node_modules", "zod"),
+    join(project, "node_modules", "zod"),
+  );
+  await mkdir(join(project, "environments"));
+  await symlink(echoEnv, join(project, "environments", "echo-env"));
+  await symlink(join(here, "test-packages", "no-entry"), join(project, "node_modules", "no-entry"));
+  await writeFile(join(project, "environments", "README.md"), "not a package\n");
+});
+afterAll(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+describe("loadEnvironmentById", () => {
+  it("loads a package by path, checks its args, and stamps id and args on the environment", async () => {
+    const loaded = await loadEnvironmentById(echoEnv, { args: { words: ["a", "b", "c"] } });
+    expect(loaded.id).toBe("echo-env");
+    expect(loaded.packageJson.vf).toMatchObject({ numExamples: 2, rolloutsPerExample: 4 });
+    expect(loaded.env.envId).toBe("echo-env");
+    expect(loaded.env.envArgs).toEqual({ words: ["a", "b", "c"] });
+    const { inputs } = await loaded.env.inputs({ split: "eval" });
+    expect(inputs.map((i) => i.answer)).toEqual(["a", "b", "c"]);
+  });
+
+  it("finds a bare id in ./environments of the working folder", async () => {
+    const loaded = await loadEnvironmentById("echo-env", { cwd: project });
+    expect(loaded.dir).toBe(join(project, "environments", "echo-env"));
+  });
+
+  it("names the field and what was expected when env args fail the schema", async () => {
+    const attempt = loadEnvironmentById(echoEnv, { args: { words: [], colour: "red" } });
+    await expect(attempt).rejects.toBeInstanceOf(EnvArgsError);
+    await expect(attempt).rejects.toThrow(
+      /bad env args for "echo-env": words: .*; \(args\): Unrecognized key.*colour/,
+    );
+  });
+
+  it("lists the known environments when an id is unknown", async () => {
+    const attempt = loadEnvironmentById("no-such-env", { cwd: project });
+    await expect(attempt).rejects.toBeInstanceOf(EnvironmentNotFoundError);
+    await expect(attempt).rejects.toThrow(
+      /unknown environment "no-such-env": known environments: .*echo-env/,
+    );
+  });
+
+  it("says to install a Hub id that is not installed", async () => {
+    await expect(loadEnvironmentById("someone/thing@1.0.0", { cwd: project })).rejects.toThrow(
+      /run vf env install someone\/thing@1.0.0/,
+    );
+  });
+
+  it("explains a folder that is not a package, and a package without loadEnvironment", async () => {
+    await expect(loadEnvironmentById("./environments", { cwd: project })).rejects.toThrow(
+      /has no package.json/,
+    );
+    await expect(loadEnvironmentById("no-entry", { cwd: project })).rejects.toThrow(UserError);
+    await expect(loadEnvironmentById("no-entry", { cwd: project })).rejects.toThrow(
+      /does not export loadEnvironment\(args\)/,
+    );
+  });
+});

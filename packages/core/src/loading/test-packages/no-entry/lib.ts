@@ -1,0 +1,2 @@
+// An environment package that forgot to export loadEnvironment.
+export const somethingElse = 1;
