@@ -1,0 +1,73 @@
+/** Request and response bodies of eval reports. */
+import { z } from "zod";
+
+/** `POST /reports`: opens (or finds, by run id) a report pinned to one environment version. */
+export const CreateReportRequest = z
+  .object({
+    /** The run folder's id; one report per user and run id. */
+    run_id: z.string().min(1).max(200),
+    /** `owner/name` */
+    env: z.string().min(3).max(130),
+    /** The exact version the run used. */
+    content_hash: z.string().regex(/^[0-9a-f]{64}$/, "a 64-digit lowercase hex SHA-256"),
+    model: z.string().min(1).max(200),
+    sampling_args: z.record(z.string(), z.unknown()).default({}),
+    /** The run's metadata.json, as read by core's results reader. */
+    metadata: z.record(z.string(), z.unknown()),
+    /** How many rows the finished upload will hold. */
+    row_count: z.number().int().min(0).max(1_000_000),
+  })
+  .strict();
+export type CreateReportRequest = z.infer<typeof CreateReportRequest>;
+
+export const ReportStatus = z.enum(["uploading", "complete"]);
+export type ReportStatus = z.infer<typeof ReportStatus>;
+
+export const ReportInfo = z.object({
+  id: z.number().int(),
+  run_id: z.string(),
+  env: z.string(),
+  version: z.string(),
+  content_hash: z.string(),
+  model: z.string(),
+  sampling_args: z.record(z.string(), z.unknown()),
+  metadata: z.record(z.string(), z.unknown()),
+  status: ReportStatus,
+  row_count: z.number().int(),
+  /** Rows stored so far; an interrupted upload resumes from here. */
+  rows_received: z.number().int(),
+  /** Mean reward over the stored rows (null before any). */
+  avg_reward: z.number().nullable(),
+  uploaded_by: z.string(),
+  created_at: z.string(),
+});
+export type ReportInfo = z.infer<typeof ReportInfo>;
+
+/** `PUT /reports/{id}/rows`: rows `offset .. offset+rows.length-1`; rows already stored are kept. */
+export const RowsChunk = z
+  .object({
+    offset: z.number().int().min(0),
+    rows: z.array(z.record(z.string(), z.unknown())).min(1).max(1000),
+  })
+  .strict();
+export type RowsChunk = z.infer<typeof RowsChunk>;
+
+export const RowsReceived = z.object({ rows_received: z.number().int() });
+export type RowsReceived = z.infer<typeof RowsReceived>;
+
+export const ReportRow = z.object({ index: z.number().int(), row: z.record(z.string(), z.unknown()) });
+export type ReportRow = z.infer<typeof ReportRow>;
+
+/** One model's line of an environment's leaderboard. */
+export const LeaderboardEntry = z.object({
+  model: z.string(),
+  reports: z.number().int(),
+  rollouts: z.number().int(),
+  best_reward: z.number(),
+  mean_reward: z.number(),
+  best_report_id: z.number().int(),
+});
+export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
+
+export const Leaderboard = z.object({ env: z.string(), entries: z.array(LeaderboardEntry) });
+export type Leaderboard = z.infer<typeof Leaderboard>;

@@ -1,0 +1,35 @@
+/** The embedded database: PGlite (PostgreSQL compiled to WASM) with its data in a folder on disk. */
+import { PGlite } from "@electric-sql/pglite";
+import type { Database, Queryable } from "./database.ts";
+
+/**
+ * Opens (creating when absent) the PGlite database in `dataDir`; `undefined` keeps it in memory.
+ * PGlite has one connection: its own mutex queues statements, and a transaction holds it whole.
+ */
+export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
+  const db = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
+  await db.waitReady;
+  return {
+    kind: "pglite",
+    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+      const result = await db.query<Row>(sql, params as unknown[]);
+      return result.rows;
+    },
+    async exec(sql: string): Promise<void> {
+      await db.exec(sql);
+    },
+    transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      return db.transaction((tx) =>
+        fn({
+          async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+            return (await tx.query<Row>(sql, params as unknown[])).rows;
+          },
+          async exec(sql: string): Promise<void> {
+            await tx.exec(sql);
+          },
+        }),
+      );
+    },
+    close: () => db.close(),
+  };
+}

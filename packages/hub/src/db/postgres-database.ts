@@ -1,0 +1,45 @@
+/** A PostgreSQL server reached by URL (`DATABASE_URL`), through a `pg` connection pool. */
+import pg from "pg";
+import type { Database, Queryable } from "./database.ts";
+
+/** Options of `openPostgresDatabase`. */
+export interface PostgresOptions {
+  /** A `postgres://user:pass@host:port/db` URL. */
+  url: string;
+  /** Pool size; default 10. */
+  maxConnections?: number;
+}
+
+// int8 (counts, sums) arrive as strings by default; the Hub's values fit in a double.
+pg.types.setTypeParser(20, (text) => Number(text));
+
+/** Connects a pool to `url` and checks that the server answers. */
+export async function openPostgresDatabase(options: PostgresOptions): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+  await pool.query("select 1");
+  const run = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]) =>
+    (await client.query(sql, params as unknown[])).rows as Row[];
+  return {
+    kind: "postgres",
+    query: <Row>(sql: string, params: readonly unknown[] = []) => run<Row>(pool, sql, params),
+    exec: async (sql: string) => void (await pool.query(sql)),
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const result = await fn({
+          query: <Row>(sql: string, params: readonly unknown[] = []) => run<Row>(client, sql, params),
+          exec: async (sql: string) => void (await client.query(sql)),
+        });
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Reads and checks the package.json of an environment package for the Hub: the `vf` field by core's
+ * `EnvPackageJson` schema, plus what the Hub needs on top (a semver version, a name it can serve as
+ * `@owner/name`, `@vf/core` as an optional peer). Every message names the field at fault.
+ */
+import { EnvPackageJson } from "@vf/core";
+import semver from "semver";
+import { HubError } from "../hub-error.ts";
+import type { PackageFile } from "./content-hash.ts";
+
+/** What the Hub keeps of a manifest. */
+export interface PackageManifest {
+  /** The package name without its scope: the `name` of `owner/name`. */
+  name: string;
+  /** The scope of the package name, when it has one (it must then be the owner). */
+  scope: string | null;
+  version: string;
+  description: string;
+  tags: string[];
+  /** The whole package.json, as parsed. */
+  json: Record<string, unknown>;
+}
+
+const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** The checked manifest of `files`; throws `HubError` `validation_failed` naming the field. */
+export function readPackageManifest(files: readonly PackageFile[]): PackageManifest {
+  const file = files.find((f) => f.path === "package.json");
+  if (!file) throw fieldError("package.json", "is missing: add one at the package root");
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(file.data).toString("utf8"));
+  } catch (error) {
+    throw fieldError("package.json", `is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw fieldError("package.json", "must hold a JSON object");
+  }
+  return checkManifest(json as Record<string, unknown>);
+}
+
+/** Checks a parsed package.json object (see `readPackageManifest`). */
+export function checkManifest(json: Record<string, unknown>): PackageManifest {
+  const parsed = EnvPackageJson.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join(".") || "(root)";
+    const hint = field === "vf" ? ': add a "vf" field such as {"id": "my-env"}' : "";
+    throw fieldError(field, `${issue.message}${hint}`);
+  }
+  const pkg = parsed.data;
+  if (typeof json.version !== "string" || !semver.valid(json.version)) {
+    throw fieldError(
+      "version",
+      `"${String(json.version ?? "")}" is not a semantic version: use e.g. "0.1.0"`,
+    );
+  }
+  const match = /^(?:@([^/]+)\/)?(.+)$/.exec(pkg.name)!;
+  const scope = match[1] ?? null;
+  const name = match[2]!;
+  if (!NAME.test(name) || (scope !== null && !NAME.test(scope))) {
+    throw fieldError(
+      "name",
+      `"${pkg.name}" must be lower-case letters, digits, '.', '_' or '-' (at most 64)`,
+    );
+  }
+  const deps = json.dependencies as Record<string, unknown> | undefined;
+  if (deps && typeof deps === "object" && "@vf/core" in deps) {
+    throw fieldError(
+      "dependencies.@vf/core",
+      'must not be a dependency: move it to "peerDependencies" and mark it optional in "peerDependenciesMeta"',
+    );
+  }
+  return {
+    name,
+    scope,
+    version: json.version,
+    description: pkg.vf.description ?? pkg.description ?? "",
+    tags: pkg.vf.tags ?? [],
+    json,
+  };
+}
+
+function fieldError(field: string, problem: string): HubError {
+  const subject = field === "package.json" ? "package.json" : `package.json field "${field}"`;
+  return new HubError("validation_failed", `${subject} ${problem}`, { field });
+}

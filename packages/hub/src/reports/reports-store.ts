@@ -1,0 +1,216 @@
+/** Eval reports and their rows: one report per user and run id, pinned to one environment version. */
+import type { Queryable } from "../db/database.ts";
+
+/** A report as stored, with its environment and version labels. */
+export interface ReportRecord {
+  id: number;
+  envId: number;
+  owner: string;
+  name: string;
+  visibility: "public" | "private";
+  versionId: number;
+  semver: string;
+  contentHash: string;
+  runId: string;
+  model: string;
+  samplingArgs: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  rowCount: number;
+  rowsReceived: number;
+  status: "uploading" | "complete";
+  avgReward: number | null;
+  uploadedBy: string;
+  createdAt: string;
+}
+
+interface ReportRow {
+  id: number;
+  env_id: number;
+  owner: string;
+  name: string;
+  visibility: "public" | "private";
+  version_id: number;
+  semver: string;
+  content_hash: string;
+  run_id: string;
+  model: string;
+  sampling_args: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  row_count: number;
+  rows_received: number;
+  status: "uploading" | "complete";
+  avg_reward: number | null;
+  uploaded_by: string;
+  created_at: Date;
+}
+
+const SELECT = `
+  select r.*, e.owner, e.name, e.visibility, v.semver, v.content_hash, u.name as uploaded_by,
+    (select count(*)::int from report_rows x where x.report_id = r.id) as rows_received
+  from reports r
+  join environments e on e.id = r.env_id
+  join versions v on v.id = r.version_id
+  join users u on u.id = r.user_id`;
+
+const toReport = (row: ReportRow): ReportRecord => ({
+  id: row.id,
+  envId: row.env_id,
+  owner: row.owner,
+  name: row.name,
+  visibility: row.visibility,
+  versionId: row.version_id,
+  semver: row.semver,
+  contentHash: row.content_hash,
+  runId: row.run_id,
+  model: row.model,
+  samplingArgs: row.sampling_args,
+  metadata: row.metadata,
+  rowCount: row.row_count,
+  rowsReceived: row.rows_received,
+  status: row.status,
+  avgReward: row.avg_reward,
+  uploadedBy: row.uploaded_by,
+  createdAt: row.created_at.toISOString(),
+});
+
+/** What opening a report stores. */
+export interface NewReport {
+  envId: number;
+  versionId: number;
+  userId: number;
+  runId: string;
+  model: string;
+  samplingArgs: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  rowCount: number;
+}
+
+/** Opens a report, or returns the one this user already has for the run id (`created: false`). */
+export async function openReport(
+  db: Queryable,
+  report: NewReport,
+): Promise<{ report: ReportRecord; created: boolean }> {
+  const inserted = await db.query<{ id: number }>(
+    `insert into reports (env_id, version_id, user_id, run_id, model, sampling_args, metadata, row_count, status)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, 'uploading')
+     on conflict (user_id, run_id) do nothing returning id`,
+    [
+      report.envId,
+      report.versionId,
+      report.userId,
+      report.runId,
+      report.model,
+      JSON.stringify(report.samplingArgs),
+      JSON.stringify(report.metadata),
+      report.rowCount,
+    ],
+  );
+  const rows = await db.query<ReportRow>(`${SELECT} where r.user_id = $1 and r.run_id = $2`, [
+    report.userId,
+    report.runId,
+  ]);
+  return { report: toReport(rows[0]!), created: inserted.length > 0 };
+}
+
+/** The report with this id, or null. */
+export async function findReport(db: Queryable, id: number): Promise<ReportRecord | null> {
+  const rows = await db.query<ReportRow>(`${SELECT} where r.id = $1`, [id]);
+  return rows[0] ? toReport(rows[0]) : null;
+}
+
+/** Reports of an environment, newest first, `limit + 1` rows after `afterId`. */
+export async function listReports(
+  db: Queryable,
+  envId: number,
+  limit: number,
+  afterId?: number,
+): Promise<ReportRecord[]> {
+  const rows = await db.query<ReportRow>(
+    `${SELECT} where r.env_id = $1 and ($2::int is null or r.id < $2::int) order by r.id desc limit $3`,
+    [envId, afterId ?? null, limit + 1],
+  );
+  return rows.map(toReport);
+}
+
+/** Stores rows at `offset..`; rows already stored at an index are kept as they are (resumed uploads). */
+export async function insertRows(
+  db: Queryable,
+  reportId: number,
+  offset: number,
+  rows: { reward: number; row: unknown }[],
+): Promise<number> {
+  const indexes = rows.map((_, i) => offset + i);
+  await db.query(
+    `insert into report_rows (report_id, idx, reward, row)
+     select $1, idx, reward, row from unnest($2::int[], $3::float8[], $4::jsonb[]) as t(idx, reward, row)
+     on conflict (report_id, idx) do nothing`,
+    [reportId, indexes, rows.map((r) => r.reward), rows.map((r) => JSON.stringify(r.row))],
+  );
+  const count = await db.query<{ n: number }>(
+    "select count(*)::int as n from report_rows where report_id = $1",
+    [reportId],
+  );
+  return count[0]!.n;
+}
+
+/** Marks the report complete with its mean reward over the stored rows. */
+export async function completeReport(db: Queryable, reportId: number): Promise<void> {
+  await db.query(
+    `update reports set status = 'complete',
+       avg_reward = (select avg(reward) from report_rows where report_id = $1) where id = $1`,
+    [reportId],
+  );
+}
+
+/** Rows of a report in order, `limit + 1` after index `afterIndex`. */
+export async function listRows(
+  db: Queryable,
+  reportId: number,
+  limit: number,
+  afterIndex = -1,
+): Promise<{ id: number; row: Record<string, unknown> }[]> {
+  const rows = await db.query<{ idx: number; row: Record<string, unknown> }>(
+    "select idx, row from report_rows where report_id = $1 and idx > $2 order by idx limit $3",
+    [reportId, afterIndex, limit + 1],
+  );
+  return rows.map((r) => ({ id: r.idx, row: r.row }));
+}
+
+/** Per model over the complete reports of an environment: count, rollouts, best and mean reward. */
+export async function leaderboard(
+  db: Queryable,
+  envId: number,
+): Promise<
+  {
+    model: string;
+    reports: number;
+    rollouts: number;
+    bestReward: number;
+    meanReward: number;
+    bestReportId: number;
+  }[]
+> {
+  const rows = await db.query<{
+    model: string;
+    reports: number;
+    rollouts: number;
+    best: number;
+    mean: number;
+    best_id: number;
+  }>(
+    `select model, count(*)::int as reports, sum(row_count)::int as rollouts, max(avg_reward) as best,
+       avg(avg_reward) as mean,
+       (array_agg(id order by avg_reward desc, id))[1] as best_id
+     from reports where env_id = $1 and status = 'complete' and avg_reward is not null
+     group by model order by max(avg_reward) desc, model`,
+    [envId],
+  );
+  return rows.map((r) => ({
+    model: r.model,
+    reports: r.reports,
+    rollouts: r.rollouts,
+    bestReward: r.best,
+    meanReward: r.mean,
+    bestReportId: r.best_id,
+  }));
+}

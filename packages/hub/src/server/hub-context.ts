@@ -1,0 +1,40 @@
+/** What every request handler of the Hub reaches: the database, the blob store, limits and caches. */
+
+import type { RateLimiter } from "../auth/rate-limiter.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import type { Database } from "../db/database.ts";
+import type { PackageLimits } from "../package/package-tarball.ts";
+import type { ReadCache } from "./read-cache.ts";
+
+/** Who is making a request: a user by key or web session, or nobody (anonymous). */
+export interface Principal {
+  userId: number;
+  userName: string;
+  isAdmin: boolean;
+  /** A session has write scope; a key has its own. */
+  scope: "read" | "write";
+  via: { type: "key"; prefix: string; name: string } | { type: "session"; csrfToken: string };
+}
+
+/** Shared state of one running Hub. */
+export interface HubContext {
+  db: Database;
+  blobs: BlobStore;
+  limits: PackageLimits;
+  /** Read-side cache of environment info, packuments and key lookups (see read-cache.ts). */
+  cache: ReadCache;
+  /** Failed web sign-ins, per user name and per client address. */
+  loginLimiter: RateLimiter;
+  /** Requests with invalid API keys, per client address. */
+  keyLimiter: RateLimiter;
+  /** Origin the Hub is reached at (for URLs it hands out); default: the request's own origin. */
+  publicUrl?: string;
+}
+
+/** Hono's typing of the Hub's per-request variables. */
+export interface HubEnv {
+  Variables: {
+    hub: HubContext;
+    principal: Principal | null;
+  };
+}

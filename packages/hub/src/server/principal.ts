@@ -1,0 +1,90 @@
+/**
+ * Resolves who a request comes from: an `Authorization: Bearer <key>` header (API and npm), else the
+ * web session cookie. A bad key is an error, never a silent fallback to anonymous; repeated bad keys
+ * from one address are rate-limited.
+ */
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import { hashApiKey } from "../auth/api-key.ts";
+import { HubError } from "../hub-error.ts";
+import { findKeyOwner, type KeyOwner, touchApiKey } from "../store/api-keys-store.ts";
+import { findSession } from "../store/sessions-store.ts";
+import type { HubEnv, Principal } from "./hub-context.ts";
+
+/** Name of the web session cookie. */
+export const SESSION_COOKIE = "vf_session";
+
+/** The caller of `c`, or null when anonymous. */
+export async function resolvePrincipal(c: Context<HubEnv>): Promise<Principal | null> {
+  const hub = c.get("hub");
+  const header = c.req.header("authorization");
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const address = clientAddress(c);
+    const wait = hub.keyLimiter.retryAfter(address);
+    if (wait > 0) {
+      throw new HubError(
+        "rate_limited",
+        `too many requests with invalid keys: wait ${wait} s, then use a valid key`,
+        {
+          retry_after: wait,
+        },
+      );
+    }
+    const hash = match ? hashApiKey(match[1]!) : "";
+    const owner = match
+      ? await hub.cache.get<KeyOwner | null>(`key:${hash}`, () => findKeyOwner(hub.db, hash))
+      : null;
+    if (!owner) {
+      hub.keyLimiter.fail(address);
+      throw new HubError(
+        "unauthorized",
+        "the API key is not valid (mistyped, revoked or from another Hub): run vf login, or set VF_API_KEY",
+      );
+    }
+    // Best effort and off the request path: last-used is advisory.
+    void touchApiKey(hub.db, owner.prefix).catch(() => undefined);
+    return {
+      userId: owner.userId,
+      userName: owner.userName,
+      isAdmin: owner.isAdmin,
+      scope: owner.scope,
+      via: { type: "key", prefix: owner.prefix, name: owner.keyName },
+    };
+  }
+  const token = getCookie(c, SESSION_COOKIE);
+  if (!token) return null;
+  const session = await findSession(hub.db, token);
+  if (!session) return null;
+  return {
+    userId: session.userId,
+    userName: session.userName,
+    isAdmin: session.isAdmin,
+    scope: "write",
+    via: { type: "session", csrfToken: session.csrfToken },
+  };
+}
+
+/** The caller, or `unauthorized` saying how to sign in. */
+export function requireUser(c: Context<HubEnv>, scope: "read" | "write" = "read"): Principal {
+  const principal = c.get("principal");
+  if (!principal)
+    throw new HubError("unauthorized", "this needs an API key: run vf login, or set VF_API_KEY");
+  if (scope === "write" && principal.scope !== "write") {
+    throw new HubError(
+      "forbidden",
+      `the key ${keyName(principal)} is read-only: create a write key (vf login, or the account page)`,
+    );
+  }
+  return principal;
+}
+
+function keyName(principal: Principal): string {
+  return principal.via.type === "key" ? principal.via.prefix : "in use";
+}
+
+/** The client's address as the socket saw it (a proxy in front should set its own limits). */
+export function clientAddress(c: Context<HubEnv>): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? "local";
+}

@@ -1,0 +1,122 @@
+/**
+ * A push, server side: validate the tarball and its manifest, hash the files by the shared spec, store
+ * the tarball by its sha256, then record the version in one transaction that locks the environment,
+ * so the same content pushed twice (or at once) makes one version and the second push is told
+ * "unchanged", a success.
+ */
+import { createHash } from "node:crypto";
+import type { PushResult, Visibility } from "../api/schemas/env-schemas.ts";
+import { tarballKey } from "../blobs/blob-store.ts";
+import { HubError } from "../hub-error.ts";
+import { contentHash } from "../package/content-hash.ts";
+import { readPackageManifest } from "../package/package-manifest.ts";
+import { unpackTarball } from "../package/package-tarball.ts";
+import { lockOrCreateEnvironment, updateEnvironment } from "../store/environments-store.ts";
+import { insertVersion, latestOf, listVersions } from "../store/versions-store.ts";
+import { toEnvSummary, toVersionInfo } from "./api-views.ts";
+import { canWrite, invalidateEnv } from "./env-access.ts";
+import type { HubContext, Principal } from "./hub-context.ts";
+
+/** What one push carries. */
+export interface PushInput {
+  owner: string;
+  name: string;
+  tarball: Uint8Array;
+  visibility?: Visibility;
+  /** The hash the client computed; a mismatch means client and server disagree on the spec. */
+  clientHash?: string;
+}
+
+/** Stores the pushed version (or finds it already there). */
+export async function pushVersion(hub: HubContext, pusher: Principal, input: PushInput): Promise<PushResult> {
+  const id = `${input.owner}/${input.name}`;
+  if (!canWrite(input.owner, pusher)) {
+    throw new HubError(
+      "forbidden",
+      `${pusher.userName} cannot push to ${id}: push under your own name (${pusher.userName}/${input.name})`,
+    );
+  }
+  const files = unpackTarball(input.tarball, hub.limits);
+  const manifest = readPackageManifest(files);
+  if (manifest.name !== input.name) {
+    throw new HubError(
+      "validation_failed",
+      `package.json field "name" is "${manifest.name}" but the push is to ${id}: make them match`,
+      {
+        field: "name",
+      },
+    );
+  }
+  if (manifest.scope !== null && manifest.scope !== input.owner) {
+    throw new HubError(
+      "validation_failed",
+      `package.json field "name" has scope @${manifest.scope} but the push is to ${id}: rename it @${input.owner}/${input.name}`,
+      { field: "name" },
+    );
+  }
+  const hash = contentHash(files);
+  if (input.clientHash && input.clientHash !== hash) {
+    throw new HubError(
+      "hash_mismatch",
+      `the client computed content hash ${input.clientHash} but the server computed ${hash}: update vf on this machine`,
+      { server_hash: hash },
+    );
+  }
+  const tarballSha256 = createHash("sha256").update(input.tarball).digest("hex");
+  await hub.blobs.put(tarballKey(tarballSha256), input.tarball);
+  const readme = files.find((f) => /^readme(\.md)?$/i.test(f.path));
+  const outcome = await hub.db.transaction(async (tx) => {
+    const { env } = await lockOrCreateEnvironment(tx, {
+      owner: input.owner,
+      name: input.name,
+      visibility: input.visibility ?? "public",
+    });
+    const result = await insertVersion(tx, {
+      envId: env.id,
+      semver: manifest.version,
+      contentHash: hash,
+      tarballSha256,
+      tarballSha512: `sha512-${createHash("sha512").update(input.tarball).digest("base64")}`,
+      tarballSha1: createHash("sha1").update(input.tarball).digest("hex"),
+      tarballSize: input.tarball.length,
+      fileCount: files.length,
+      manifest: manifest.json,
+      readme: readme ? Buffer.from(readme.data).toString("utf8") : "",
+      pushedBy: pusher.userId,
+    });
+    if (result.type === "taken") return result;
+    const latest = latestOf(await listVersions(tx, env.id));
+    const isLatest = latest?.id === result.version.id;
+    const visibilityChanges = input.visibility !== undefined && input.visibility !== env.visibility;
+    if ((result.type === "created" && isLatest) || visibilityChanges) {
+      await updateEnvironment(tx, env.id, {
+        description: isLatest ? manifest.description : env.description,
+        tags: isLatest ? manifest.tags : env.tags,
+        ...(input.visibility ? { visibility: input.visibility } : {}),
+      });
+    }
+    return {
+      ...result,
+      env: { ...env, visibility: input.visibility ?? env.visibility },
+      latest: latest?.semver ?? null,
+    };
+  });
+  invalidateEnv(hub, input.owner, input.name);
+  if (outcome.type === "taken") {
+    throw new HubError(
+      "version_exists",
+      `${id}@${manifest.version} already exists with other content (${outcome.version.contentHash.slice(0, 12)}): bump the version (--bump patch)`,
+      { semver: manifest.version, content_hash: outcome.version.contentHash },
+    );
+  }
+  const version = toVersionInfo(outcome.version);
+  return {
+    status: outcome.type,
+    env: toEnvSummary(outcome.env, outcome.latest),
+    version,
+    message:
+      outcome.type === "created"
+        ? `pushed ${id}@${version.semver} (${version.content_hash.slice(0, 12)})`
+        : `${id} is already at version ${version.semver} with this content (${version.content_hash.slice(0, 12)}); nothing to push`,
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The Hub's web pages, rendered on the server from the same stores as the API: the environment list
+ * and search, an environment's page, a report's page, sign-in (rate-limited), the account page with
+ * keys, and the approval page of `vf login`. Forms carry the session's CSRF token.
+ */
+import type { Context, Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { decodeCursor, pageOf as page } from "../api/cursor.ts";
+import { decideDeviceLogin, findPendingLogin } from "../auth/device-login.ts";
+import { issueApiKey } from "../auth/issue-api-key.ts";
+import { verifyPassword } from "../auth/password.ts";
+import { HubError } from "../hub-error.ts";
+import { toLeaderboardEntry, toReportInfo, visibleReport } from "../reports/report-routes.ts";
+import { leaderboard, listReports, listRows } from "../reports/reports-store.ts";
+import { toApiKeyInfo, toEnvInfo, toEnvSummary, toVersionInfo } from "../server/api-views.ts";
+import { visibleSnapshot } from "../server/env-access.ts";
+import type { HubEnv, Principal } from "../server/hub-context.ts";
+import { originOf } from "../server/origin.ts";
+import { clientAddress, SESSION_COOKIE } from "../server/principal.ts";
+import { listApiKeys, revokeApiKey } from "../store/api-keys-store.ts";
+import { searchEnvironments } from "../store/environments-store.ts";
+import { createSession, deleteSession } from "../store/sessions-store.ts";
+import { findUserByName } from "../store/users-store.ts";
+import { latestOf } from "../store/versions-store.ts";
+import { accountPage } from "./account-page.ts";
+import { envListPage } from "./env-list-page.ts";
+import { envPage } from "./env-page.ts";
+import { deviceApprovalPage, deviceDonePage, loginPage } from "./login-page.ts";
+import { reportPage } from "./report-page.ts";
+
+type WebContext = Context<HubEnv>;
+
+/** The signed-in user of a page with the session's CSRF token, or a redirect to sign in. */
+function sessionUser(c: WebContext): { viewer: Principal; csrf: string } | Response {
+  const viewer = c.get("principal");
+  if (viewer?.via.type !== "session") {
+    return c.redirect(`/login?next=${encodeURIComponent(c.req.path + (new URL(c.req.url).search || ""))}`);
+  }
+  return { viewer, csrf: viewer.via.csrfToken };
+}
+
+async function formWithCsrf(c: WebContext, csrf: string): Promise<Record<string, string>> {
+  const form = Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)]));
+  if (form.csrf !== csrf)
+    throw new HubError(
+      "forbidden",
+      "the form expired or came from another site: reload the page and try again",
+    );
+  return form;
+}
+
+/** Only same-site paths, so `next` cannot send anyone elsewhere. */
+const safeNext = (next: string | undefined) => (next && /^\/(?!\/)/.test(next) ? next : "/");
+
+/** Registers the web pages on `app`. */
+export function addWebRoutes(app: Hono<HubEnv>): void {
+  app.get("/", async (c) => {
+    const hub = c.get("hub");
+    const viewer = c.get("principal");
+    const query = (c.req.query("q") ?? "").slice(0, 200);
+    const cursor = c.req.query("cursor");
+    const rows = await searchEnvironments(hub.db, {
+      query,
+      viewer: viewer?.isAdmin ? null : (viewer?.userName ?? null),
+      ...(cursor ? { afterId: decodeCursor(cursor) } : {}),
+      limit: 25,
+    });
+    const { items, nextCursor } = page(rows, 25);
+    const latest = await Promise.all(items.map((e) => visibleSnapshot(hub, viewer, e.owner, e.name)));
+    const envs = items.map((e, i) => toEnvSummary(e, latest[i]!.latest?.semver ?? null));
+    return c.html(envListPage({ viewer, envs, query, nextCursor }));
+  });
+
+  app.get("/login", (c) => c.html(loginPage({ next: safeNext(c.req.query("next")) })));
+
+  app.post("/login", async (c) => {
+    const hub = c.get("hub");
+    const form = Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)]));
+    const name = (form.name ?? "").trim().toLowerCase();
+    const next = safeNext(form.next);
+    const keys = [`user:${name}`, `ip:${clientAddress(c)}`];
+    const wait = Math.max(...keys.map((k) => hub.loginLimiter.retryAfter(k)));
+    if (wait > 0) {
+      return c.html(
+        loginPage({
+          next,
+          name,
+          error: `Too many failed sign-ins: wait ${Math.ceil(wait / 60)} min, then try again.`,
+        }),
+        429,
+        {
+          "retry-after": String(wait),
+        },
+      );
+    }
+    const user = await findUserByName(hub.db, name);
+    const ok = user?.passwordHash ? await verifyPassword(form.password ?? "", user.passwordHash) : false;
+    if (!user || !ok) {
+      for (const key of keys) hub.loginLimiter.fail(key);
+      return c.html(loginPage({ next, name, error: "Wrong user name or password." }), 401);
+    }
+    hub.loginLimiter.reset(keys[0]!);
+    const token = await createSession(hub.db, user.id);
+    setCookie(c, SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: "Lax",
+      path: "/",
+      secure: originOf(c).startsWith("https:"),
+      maxAge: 14 * 24 * 3600,
+    });
+    return c.redirect(next, 303);
+  });
+
+  app.post("/logout", async (c) => {
+    const session = sessionUser(c);
+    if (session instanceof Response) return session;
+    await formWithCsrf(c, session.csrf);
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token) await deleteSession(c.get("hub").db, token);
+    deleteCookie(c, SESSION_COOKIE, { path: "/" });
+    return c.redirect("/", 303);
+  });
+
+  app.get("/login/device", async (c) => {
+    const session = sessionUser(c);
+    if (session instanceof Response) return session;
+    const userCode = (c.req.query("code") ?? "").toUpperCase();
+    const pending = await findPendingLogin(c.get("hub").db, userCode);
+    if (!pending)
+      throw new HubError(
+        "not_found",
+        `login code ${userCode || "(none)"} is unknown or expired: run vf login again`,
+      );
+    return c.html(deviceApprovalPage({ ...session, userCode, clientName: pending.clientName }));
+  });
+
+  app.post("/login/device", async (c) => {
+    const session = sessionUser(c);
+    if (session instanceof Response) return session;
+    const form = await formWithCsrf(c, session.csrf);
+    const approve = form.decision === "approve";
+    await decideDeviceLogin(c.get("hub").db, form.code ?? "", session.viewer.userId, approve);
+    return c.html(deviceDonePage(session.viewer, approve));
+  });
+
+  app.get("/account", async (c) => {
+    const session = sessionUser(c);
+    if (session instanceof Response) return session;
+    return c.html(accountPage({ ...session, keys: await keysOf(c, session.viewer) }));
+  });
+
+  app.post("/account/keys", async (c) => {
+    const session = sessionUser(c);
+    if (session instanceof Response) return session;
+    const form = await formWithCsrf(c, session.csrf);
+    const name = (form.name ?? "").trim().slice(0, 100) || "unnamed";
+    const scope = form.scope === "read" ? "read" : "write";
+    const created = await issueApiKey(c.get("hub").db, session.viewer.userId, name, scope);
+    // Rendered in the reply, never redirected to: the key must not land in a URL or a later page.
+    return c.html(accountPage({ ...session, keys: await keysOf(c, session.viewer), created }), 201, {
+      "cache-control": "no-store",
+    });
+  });
+
+  app.post("/account/keys/:prefix/revoke", async (c) => {
+    const session = sessionUser(c);
+    if (session instanceof Response) return session;
+    await formWithCsrf(c, session.csrf);
+    await revokeApiKey(c.get("hub").db, session.viewer.userId, c.req.param("prefix"));
+    c.get("hub").cache.invalidate("key:");
+    return c.redirect("/account", 303);
+  });
+
+  app.get("/reports/:id", async (c) => {
+    const report = await visibleReport(c, c.req.param("id"));
+    const cursor = c.req.query("cursor");
+    const rows = await listRows(c.get("hub").db, report.id, 50, cursor ? decodeCursor(cursor) : -1);
+    const { items, nextCursor } = page(rows, 50);
+    return c.html(
+      reportPage({
+        viewer: c.get("principal"),
+        report: toReportInfo(report),
+        rows: items.map((r) => ({ index: r.id, row: r.row })),
+        nextCursor,
+      }),
+    );
+  });
+
+  app.get("/:owner/:name", async (c) => {
+    const hub = c.get("hub");
+    const viewer = c.get("principal");
+    const snapshot = await visibleSnapshot(hub, viewer, c.req.param("owner"), c.req.param("name"));
+    const [board, reports] = await Promise.all([
+      leaderboard(hub.db, snapshot.env.id),
+      listReports(hub.db, snapshot.env.id, 20),
+    ]);
+    return c.html(
+      envPage({
+        viewer,
+        env: toEnvInfo(snapshot.env, latestOf(snapshot.versions), originOf(c)),
+        versions: snapshot.versions.map(toVersionInfo),
+        leaderboard: board.map(toLeaderboardEntry),
+        reports: reports.slice(0, 20).map(toReportInfo),
+      }),
+    );
+  });
+}
+
+async function keysOf(c: WebContext, viewer: Principal) {
+  return (await listApiKeys(c.get("hub").db, viewer.userId)).map(toApiKeyInfo);
+}
