@@ -33,7 +33,7 @@ function median(xs: number[]): number {
 }
 
 async function ours(): Promise<number[]> {
-  const trainer = await createLocalTrainer({ config, seed: 0 });
+  const trainer = await createLocalTrainer({ config, seed: 0, threads });
   const rng = new Rng(0);
   // SEQ positions per item: SEQ + 1 tokens, every one but the first trained
   const batch: BatchItem[] = Array.from({ length: BATCH }, () => ({

@@ -127,3 +127,43 @@ describe("the local trainer", () => {
     ).rejects.toThrow(/mask\[0\] is 1 but the first token has no context/);
   });
 });
+
+describe("the local trainer with worker threads", () => {
+  const batch = Array.from({ length: 6 }, (_, i) => ({
+    tokens: [...prompt, ...tokenizer.encode(`reply number ${i}`.repeat(1 + (i % 2))), tokenizer.eot],
+    mask: [] as (0 | 1)[],
+  })).map((item) => ({ ...item, mask: item.tokens.map((_, t) => (t < prompt.length ? 0 : 1) as 0 | 1) }));
+
+  async function train(threads: number): Promise<{ losses: number[]; params: Float32Array }> {
+    const trainer = await createLocalTrainer({ config, seed: 6, threads });
+    const losses: number[] = [];
+    for (let step = 0; step < 3; step++) {
+      losses.push((await trainer.forwardBackward(batch, { type: "cross_entropy" })).loss);
+      await trainer.optimStep({ learningRate: 3e-3, gradClipNorm: 1 });
+    }
+    const params = Float32Array.from(trainer.model.params);
+    await trainer.close();
+    return { losses, params };
+  }
+
+  it("splits batches over two workers, repeatably and in agreement with one thread", async () => {
+    const [a, b, single] = [await train(2), await train(2), await train(1)];
+    expect(b.losses).toEqual(a.losses); // bit-identical for a given thread count
+    expect(b.params).toEqual(a.params);
+    for (const [i, loss] of a.losses.entries()) expect(loss).toBeCloseTo(single.losses[i]!, 5); // rounding differs only
+  });
+
+  it("returns each item's logprobs in batch order", async () => {
+    const threaded = await createLocalTrainer({ config, seed: 7, threads: 2 });
+    const single = await createLocalTrainer({ config, seed: 7 });
+    const [x, y] = [
+      await threaded.forward(batch, { type: "cross_entropy" }),
+      await single.forward(batch, { type: "cross_entropy" }),
+    ];
+    await threaded.close();
+    for (const [i, row] of x.logprobs.entries()) {
+      for (const [t, lp] of row.entries()) expect(lp).toBeCloseTo(y.logprobs[i]![t]!, 5);
+    }
+    expect(x.numTokens).toBe(y.numTokens);
+  });
+});

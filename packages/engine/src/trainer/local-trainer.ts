@@ -7,13 +7,14 @@ import type { z } from "zod";
 import { loadCheckpoint, saveCheckpoint } from "../checkpoint/checkpoint.ts";
 import { type ModelConfig, type ModelConfigInput, parseModelConfig } from "../config.ts";
 import { BatchError, CheckpointError, EngineError } from "../errors.ts";
-import { evaluateLoss, type LossSums } from "../losses/loss.ts";
+import { allocFloats } from "../floats.ts";
 import { Transformer } from "../model.ts";
 import { AdamW } from "../optim/adamw.ts";
 import { clipGradNorm } from "../optim/grad-clip.ts";
-import { initParameters, tensorSpecs } from "../params.ts";
+import { ShardPool } from "../parallel/shard-pool.ts";
+import { initParameters, parameterCount, tensorSpecs } from "../params.ts";
 import { BatchSampler, sampleBatch } from "../sampling/batch-sampler.ts";
-import { countTrainedTokens, packTrainingBatch, validateBatch } from "./pack-batch.ts";
+import { countTrainedTokens, splitItems, validateBatch } from "./pack-batch.ts";
 import {
   AdamParams,
   type AdamParamsInput,
@@ -29,9 +30,10 @@ import {
   type SaveWeightsResult,
   type Trainer,
 } from "./protocol.ts";
+import { runShard, type ShardResult } from "./run-shard.ts";
 
-/** Where the weights of a new trainer come from: a fresh model, or a checkpoint directory. */
-export type LocalTrainerOptions =
+/** Where the weights of a new trainer come from (a fresh model, or a checkpoint directory), and its threads. */
+export type LocalTrainerOptions = (
   | {
       /** Architecture of a freshly initialised model. */
       config: ModelConfigInput;
@@ -41,7 +43,14 @@ export type LocalTrainerOptions =
   | {
       /** A directory written by saveWeights (config.json and model.safetensors). */
       checkpoint: string;
-    };
+    }
+) & {
+  /**
+   * Worker threads that split each batch between them (default 1: compute on the calling thread).
+   * Runs are bit-for-bit repeatable for a given thread count; different counts differ in rounding.
+   */
+  threads?: number;
+};
 
 /**
  * Creates an in-process trainer.
@@ -52,16 +61,25 @@ export type LocalTrainerOptions =
  * await trainer.optimStep({ learningRate: 1e-3 });
  */
 export async function createLocalTrainer(options: LocalTrainerOptions): Promise<LocalTrainer> {
-  if ("checkpoint" in options) {
-    const { config, params } = await loadCheckpoint(options.checkpoint);
-    const model = new Transformer(config);
-    model.params.set(params);
-    return new LocalTrainer(model);
+  const threads = options.threads ?? 1;
+  if (!Number.isInteger(threads) || threads < 1) {
+    throw new EngineError(
+      `threads must be a positive integer, not ${threads}: pass 1 or the number of cores`,
+    );
   }
-  const config = parseModelConfig(options.config);
-  const model = new Transformer(config);
-  initParameters(config, model.params, options.seed ?? 0);
-  return new LocalTrainer(model);
+  let config: ModelConfig;
+  let weights: Float32Array | null = null;
+  if ("checkpoint" in options) {
+    ({ config, params: weights } = await loadCheckpoint(options.checkpoint));
+  } else {
+    config = parseModelConfig(options.config);
+  }
+  // with workers the parameters live on shared memory, where the workers read them
+  const model = new Transformer(config, { params: allocFloats("f32", parameterCount(config), threads > 1) });
+  if (weights !== null) model.params.set(weights);
+  else initParameters(config, model.params, "seed" in options ? (options.seed ?? 0) : 0);
+  const pool = threads > 1 ? await ShardPool.start(config, model.params as Float32Array, threads) : null;
+  return new LocalTrainer(model, pool);
 }
 
 /** The trainer protocol on a model held in this process. */
@@ -70,7 +88,10 @@ export class LocalTrainer implements Trainer {
   private readonly sampler: BatchSampler;
   private closed = false;
 
-  constructor(readonly model: Transformer) {
+  constructor(
+    readonly model: Transformer,
+    private readonly pool: ShardPool | null = null,
+  ) {
     this.optimizer = new AdamW(tensorSpecs(model.config), model.dtype);
     this.sampler = new BatchSampler(model);
   }
@@ -125,9 +146,10 @@ export class LocalTrainer implements Trainer {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.pool?.close();
   }
 
-  private run(input: Batch, lossInput: LossInput, withGrad: boolean): ForwardBackwardResult {
+  private async run(input: Batch, lossInput: LossInput, withGrad: boolean): Promise<ForwardBackwardResult> {
     this.checkOpen();
     const loss = parseOrThrow(Loss, lossInput, "loss");
     const parsed = Batch.safeParse(input);
@@ -144,33 +166,24 @@ export class LocalTrainer implements Trainer {
     const items: BatchItem[] = parsed.data;
     validateBatch(items, this.model.config, loss);
     const numTokens = countTrainedTokens(items);
-    const tb = packTrainingBatch(items);
-    const M = tb.packed.outputRows.length;
-    const V = this.model.config.vocabSize;
-    const logits = this.model.forward(tb.packed);
-    const logprobs = new Float64Array(M);
-    // the loss writes dlogits over the logits in place: they are not needed afterwards
-    const dlogits = withGrad ? logits : null;
-    const sums = evaluateLoss(
-      loss,
-      logits,
-      tb.targets,
-      M,
-      V,
-      numTokens > 0 ? 1 / numTokens : 0,
-      dlogits,
-      logprobs,
-    );
-    if (withGrad && M > 0) this.model.backward(tb.packed, logits);
-    return metrics(
-      sums,
-      numTokens,
-      items,
-      tb.rowItem,
-      tb.rowPosition,
-      logprobs,
-      tb.targets.samplerLogprobs !== null,
-    );
+    const scale = numTokens > 0 ? 1 / numTokens : 0;
+    if (this.pool === null) {
+      return metrics([runShard(this.model, items, loss, withGrad, scale)], [0], items, numTokens);
+    }
+    const bounds = splitItems(items, this.pool.size);
+    const starts = bounds.slice(0, -1);
+    const shards = starts.map((start, i) => items.slice(start, bounds[i + 1]));
+    const results = await this.pool.run(shards, loss, withGrad, scale);
+    if (withGrad) {
+      // add the workers' gradients in worker order: the same order every run
+      const grads = this.model.grads;
+      shards.forEach((shard, w) => {
+        if (shard.length === 0) return;
+        const g = this.pool!.grads[w]!;
+        for (let i = 0; i < grads.length; i++) grads[i] = grads[i]! + g[i]!;
+      });
+    }
+    return metrics(results, starts, items, numTokens);
   }
 
   private checkOpen(): void {
@@ -179,23 +192,31 @@ export class LocalTrainer implements Trainer {
   }
 }
 
+/** The protocol result from the shard results (shard i holds the items from `starts[i]` on). */
 function metrics(
-  sums: LossSums,
-  numTokens: number,
+  shards: readonly ShardResult[],
+  starts: readonly number[],
   items: readonly BatchItem[],
-  rowItem: Int32Array,
-  rowPosition: Int32Array,
-  logprobs: Float64Array,
-  hasSampler: boolean,
+  numTokens: number,
 ): ForwardBackwardResult {
   const mean = (x: number): number => (numTokens > 0 ? x / numTokens : 0);
+  const total = { loss: 0, entropy: 0, mismatchKl: 0, masked: 0 };
   const perItem = items.map((item) => new Array<number>(item.tokens.length).fill(0));
-  for (let m = 0; m < logprobs.length; m++) perItem[rowItem[m]!]![rowPosition[m]!] = logprobs[m]!;
+  shards.forEach((shard, i) => {
+    total.loss += shard.sums.loss;
+    total.entropy += shard.sums.entropy;
+    total.mismatchKl += shard.sums.mismatchKl;
+    total.masked += shard.sums.masked;
+    for (let m = 0; m < shard.logprobs.length; m++) {
+      perItem[starts[i]! + shard.rowItem[m]!]![shard.rowPosition[m]!] = shard.logprobs[m]!;
+    }
+  });
+  const hasSampler = items.every((i) => i.samplerLogprobs !== undefined && i.advantages !== undefined);
   return {
-    loss: mean(sums.loss),
-    entropy: mean(sums.entropy),
-    mismatchKl: hasSampler ? mean(sums.mismatchKl) : null,
-    maskedShare: mean(sums.masked),
+    loss: mean(total.loss),
+    entropy: mean(total.entropy),
+    mismatchKl: hasSampler ? mean(total.mismatchKl) : null,
+    maskedShare: mean(total.masked),
     numTokens,
     logprobs: perItem,
   };

@@ -1,0 +1,171 @@
+/**
+ * Worker threads for training: each runs one shard of a batch on the shared parameters and writes
+ * its gradient into its own shared buffer; the main thread adds those buffers in worker order, so a
+ * run is bit-for-bit repeatable for a given thread count.
+ *
+ * The engine runs from TypeScript source, so each worker first registers tsx's loader (on Node 20 a
+ * worker does not inherit the loader of the thread that started it), then imports shard-worker.ts.
+ * That works the same under `tsx`, vitest and plain node.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { ModelConfig } from "../config.ts";
+import { EngineError } from "../errors.ts";
+import type { BatchItem, Loss } from "../trainer/protocol.ts";
+import type { ShardResult } from "../trainer/run-shard.ts";
+
+/** What a worker is started with. */
+export interface ShardWorkerData {
+  config: ModelConfig;
+  params: SharedArrayBuffer; // (P) float32, owned by the main thread
+  grads: SharedArrayBuffer; // (P) float32, this worker's
+}
+
+/** One shard to run. */
+export interface ShardTask {
+  id: number;
+  items: BatchItem[];
+  loss: Loss;
+  withGrad: boolean;
+  scale: number;
+}
+
+export type WorkerReply =
+  | { id: number; result: ShardResult }
+  | { id: number; error: { name: string; message: string; stack: string } };
+
+interface Pending {
+  resolve: (result: ShardResult) => void;
+  reject: (error: Error) => void;
+}
+
+/** A fixed set of worker threads sharing one model's parameters. */
+export class ShardPool {
+  private nextId = 0;
+  private readonly pending = new Map<number, Pending>();
+  private broken: Error | null = null;
+
+  private constructor(
+    private readonly workers: Worker[],
+    /** Each worker's gradient (P), float32 on shared memory. */
+    readonly grads: Float32Array[],
+  ) {
+    for (const worker of workers) {
+      worker.on("message", (reply: WorkerReply) => this.settle(reply));
+      worker.on("error", (error) =>
+        this.fail(
+          new EngineError(`a trainer worker thread died (${error.message}): create a new trainer`, {
+            cause: error,
+          }),
+        ),
+      );
+      worker.on("exit", (code) =>
+        this.fail(new EngineError(`a trainer worker thread exited with code ${code}: create a new trainer`)),
+      );
+    }
+  }
+
+  /** Starts `count` workers on the float32 parameters `params` (shared memory); resolves when all are ready. */
+  static async start(config: ModelConfig, params: Float32Array, count: number): Promise<ShardPool> {
+    if (!(params.buffer instanceof SharedArrayBuffer)) {
+      throw new EngineError(
+        "worker threads need the parameters on shared memory: allocate them with allocFloats(..., true)",
+      );
+    }
+    const url = new URL("./shard-worker.ts", import.meta.url);
+    const grads: Float32Array[] = [];
+    const workers = await Promise.all(
+      Array.from({ length: count }, () => {
+        const g = new Float32Array(new SharedArrayBuffer(params.length * 4));
+        grads.push(g);
+        const data: ShardWorkerData = {
+          config,
+          params: params.buffer as SharedArrayBuffer,
+          grads: g.buffer as SharedArrayBuffer,
+        };
+        const worker = new Worker(bootstrap(url), { eval: true, workerData: data, execArgv: [] });
+        return new Promise<Worker>((resolve, reject) => {
+          const fail = (error: Error): void => {
+            reject(
+              new EngineError(
+                `a trainer worker thread failed to start (${error.message}): run with threads: 1`,
+                { cause: error },
+              ),
+            );
+          };
+          worker.once("error", fail);
+          worker.once("message", () => {
+            worker.off("error", fail);
+            worker.unref(); // an idle pool does not keep the process alive
+            resolve(worker);
+          });
+        });
+      }),
+    );
+    return new ShardPool(workers, grads);
+  }
+
+  /** Number of workers. */
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Runs shard i on worker i (at most `size` shards); resolves with their results in order. */
+  run(shards: readonly BatchItem[][], loss: Loss, withGrad: boolean, scale: number): Promise<ShardResult[]> {
+    if (this.broken !== null) return Promise.reject(this.broken);
+    return Promise.all(
+      shards.map(
+        (items, i) =>
+          new Promise<ShardResult>((resolve, reject) => {
+            const id = this.nextId++;
+            this.pending.set(id, { resolve, reject });
+            const task: ShardTask = { id, items, loss, withGrad, scale };
+            this.workers[i]!.postMessage(task);
+          }),
+      ),
+    );
+  }
+
+  /** Stops every worker. */
+  async close(): Promise<void> {
+    this.fail(new EngineError("the trainer is closed: create a new one"));
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  private settle(reply: WorkerReply): void {
+    const pending = this.pending.get(reply.id);
+    if (pending === undefined) return;
+    this.pending.delete(reply.id);
+    if ("result" in reply) pending.resolve(reply.result);
+    else {
+      const error = new EngineError(`a trainer worker failed: ${reply.error.name}: ${reply.error.message}`);
+      error.stack = reply.error.stack;
+      pending.reject(error);
+    }
+  }
+
+  /** Marks the pool unusable and rejects every call in flight. */
+  private fail(error: Error): void {
+    this.broken ??= error;
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
+}
+
+/** Worker code (CommonJS, as `eval` workers run) that registers the TypeScript loader, then imports `entry`. */
+function bootstrap(entry: URL): string {
+  return `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+}
+
+/** URL of tsx's ESM `register` API, found through its package exports (its CommonJS build fails in workers). */
+function tsxApiUrl(): string {
+  const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
+  const exports = JSON.parse(readFileSync(manifest, "utf8")).exports as Record<
+    string,
+    { import: { default: string } }
+  >;
+  return pathToFileURL(join(dirname(manifest), exports["./esm/api"]!.import.default)).href;
+}
