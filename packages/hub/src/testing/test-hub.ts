@@ -2,9 +2,9 @@
  * An in-process Hub for tests: in-memory PGlite, a temporary blob folder, and helpers to add users
  * with keys and to build packages. Requests go through `app.request()`, with no socket.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Hono } from "hono";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { hashPassword } from "../auth/password.ts";
@@ -100,6 +100,20 @@ export function samplePackage(
     ...extra,
   };
   return Object.entries(files).map(([path, text]) => ({ path, data: Buffer.from(text, "utf8") }));
+}
+
+/** Writes `samplePackage(...)` into `dir` (created); returns `dir`. */
+export function writeSamplePackage(
+  dir: string,
+  name: string,
+  version = "1.0.0",
+  extra: Record<string, string> = {},
+): string {
+  for (const file of samplePackage(name, version, extra)) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+    writeFileSync(join(dir, file.path), file.data);
+  }
+  return dir;
 }
 
 /** The .tgz of `samplePackage(...)`. */

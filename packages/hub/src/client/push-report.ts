@@ -1,0 +1,87 @@
+/**
+ * `vf eval push RUN_DIR` (and `vf eval ... --push`): uploads a saved run as a report pinned to the
+ * exact environment version it used (by content hash), with its model and sampling settings.
+ * Idempotent per run id: pushing again resumes an interrupted upload from the rows the Hub already
+ * holds, and a complete report is left as it is.
+ */
+import { basename } from "node:path";
+import { findEnvironment, readRun } from "@vf/core";
+import type { ReportInfo } from "../api/schemas/report-schemas.ts";
+import { HubError } from "../hub-error.ts";
+import { collectPackageFiles } from "../package/collect-files.ts";
+import { contentHash } from "../package/content-hash.ts";
+import type { HubClient } from "./hub-client.ts";
+
+/** Options of `pushReport`. */
+export interface PushReportOptions {
+  client: HubClient;
+  /** The run folder (metadata.json + results.jsonl). */
+  runDir: string;
+  /** `owner/name` on the Hub; default the run's env id (a bare id is pushed under your user). */
+  env?: string;
+  /** The version's content hash; default the hash of the environment package the run's id finds. */
+  contentHash?: string;
+  /** Where the run's environment id is resolved; default the working folder. */
+  cwd?: string;
+  /** Rows per request; default 200. */
+  chunkRows?: number;
+  /** Called after each chunk with rows stored so far and the total. */
+  onProgress?: (stored: number, total: number) => void;
+}
+
+/** What the push did. */
+export interface PushReportResult {
+  report: ReportInfo;
+  /** Rows the Hub already had before this push (non-zero when it resumed). */
+  resumedFrom: number;
+  /** Rows sent by this push. */
+  sent: number;
+  /** The report's web page. */
+  url: string;
+}
+
+/** Uploads the run in `runDir`; see the file comment. */
+export async function pushReport(options: PushReportOptions): Promise<PushReportResult> {
+  const run = await readRun(options.runDir);
+  const { metadata, records } = run;
+  const envId = options.env ?? metadata.env_id;
+  const hash = options.contentHash ?? localContentHash(metadata.env_id, options.cwd);
+  let env = envId.replace(/@.*$/, "");
+  if (!env.includes("/")) env = `${(await options.client.whoami()).user.name}/${env}`;
+  let report = await options.client.openReport({
+    run_id: metadata.run_id ?? basename(options.runDir),
+    env,
+    content_hash: hash,
+    model: metadata.model,
+    sampling_args: metadata.sampling_args,
+    metadata: metadata as unknown as Record<string, unknown>,
+    row_count: records.length,
+  });
+  const resumedFrom = report.rows_received;
+  let sent = 0;
+  if (report.status !== "complete") {
+    const chunk = options.chunkRows ?? 200;
+    let stored = report.rows_received;
+    for (let offset = stored; offset < records.length; offset += chunk) {
+      const rows = records.slice(offset, offset + chunk);
+      stored = await options.client.uploadRows(report.id, offset, rows);
+      sent += rows.length;
+      options.onProgress?.(stored, records.length);
+    }
+    report = await options.client.finalizeReport(report.id);
+  }
+  return { report, resumedFrom, sent, url: `${options.client.url}/reports/${report.id}` };
+}
+
+function localContentHash(envId: string, cwd: string | undefined): string {
+  let dir: string;
+  try {
+    dir = findEnvironment(envId, cwd ? { cwd } : {}).dir;
+  } catch (error) {
+    throw new HubError(
+      "bad_request",
+      `cannot find the environment "${envId}" this run used, to pin the report to its version (${(error as Error).message}): pass --env owner/name and --hash`,
+    );
+  }
+  return contentHash(collectPackageFiles(dir));
+}
