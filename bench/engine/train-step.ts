@@ -24,7 +24,14 @@ const threads = Number(values.threads);
 
 const BATCH = 32;
 const SEQ = 48;
-const reference: ModelConfigInput = { vocabSize: 263, dModel: 64, nLayers: 2, nHeads: 4, dFF: 256, maxSeqLen: SEQ };
+const reference: ModelConfigInput = {
+  vocabSize: 263,
+  dModel: 64,
+  nLayers: 2,
+  nHeads: 4,
+  dFF: 256,
+  maxSeqLen: SEQ,
+};
 const config = parseModelConfig(reference);
 
 function median(xs: number[]): number {
@@ -55,20 +62,31 @@ function pytorch(): { times: number[]; threads: number; torch: string; blas: str
   const script = fileURLToPath(new URL("train_step_torch.py", import.meta.url));
   const args = JSON.stringify({ config, batch: BATCH, seq: SEQ, steps, warmup, threads });
   try {
-    return JSON.parse(execFileSync("/usr/bin/python3", [script, args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+    return JSON.parse(
+      execFileSync("/usr/bin/python3", [script, args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
   } catch (error) {
     return `PyTorch not run (${(error as Error).message.split("\n")[0]}): install it with apt-get install python3-torch`;
   }
 }
 
-console.log(`reference config ${JSON.stringify(reference)}, batch ${BATCH} × ${SEQ} positions, ${threads} thread(s)`);
+console.log(
+  `reference config ${JSON.stringify(reference)}, batch ${BATCH} × ${SEQ} positions, ${threads} thread(s)`,
+);
 const ts = median(await ours());
-console.log(`engine   ${ts.toFixed(1)} ms/step (median of ${steps}), ${((BATCH * SEQ) / ts).toFixed(0)} tokens/ms`);
+console.log(
+  `engine   ${ts.toFixed(1)} ms/step (median of ${steps}), ${((BATCH * SEQ) / ts).toFixed(0)} tokens/ms`,
+);
 const torch = pytorch();
 if (typeof torch === "string") {
   console.log(torch);
 } else {
   const pt = median(torch.times);
-  console.log(`pytorch  ${pt.toFixed(1)} ms/step (median of ${steps}), torch ${torch.torch}, BLAS ${torch.blas}, ${torch.threads} thread(s)`);
+  console.log(
+    `pytorch  ${pt.toFixed(1)} ms/step (median of ${steps}), torch ${torch.torch}, BLAS ${torch.blas}, ${torch.threads} thread(s)`,
+  );
   console.log(`ratio    engine / pytorch = ${(ts / pt).toFixed(2)} (target ≤ 1)`);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../rng.ts";
-import { matmulWasm } from "./gemm-wasm.ts";
 import { matmulReference } from "./matmul.ts";
+import { matmulWasm } from "./wasm-kernels.ts";
 
 function random(n: number, rng: Rng): Float32Array {
   return Float32Array.from({ length: n }, () => rng.normal());

@@ -1,15 +1,15 @@
 /**
  * The one matrix product the model is built on: out (R, Q) = op(a) · op(b), or out += when
- * accumulating, where op transposes its operand or not. float32 runs on the WebAssembly SIMD kernel
- * (gemm-wasm.ts); float64 (the gradient checks) runs the plain reference below, which the tests
+ * accumulating, where op transposes its operand or not. float32 runs on the WebAssembly SIMD kernels
+ * (wasm-kernels.ts); float64 (the gradient checks) runs the plain reference below, which the tests
  * also compare the fast kernel against.
  */
 import type { Floats } from "../floats.ts";
-import { matmulWasm } from "./gemm-wasm.ts";
+import { matmulWasm } from "./wasm-kernels.ts";
 
 /**
  * out (R, Q) (+)= op(a) · op(b): op(a) is a (R, K), or aᵀ for a (K, R) when `transA`; op(b) is
- * b (K, Q), or bᵀ for b (Q, K) when `transB` (b is then copied transposed: use it for weights only).
+ * b (K, Q), or bᵀ for b (Q, K) when `transB`.
  */
 export function matmul(
   out: Floats,

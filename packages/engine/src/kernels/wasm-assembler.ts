@@ -76,6 +76,8 @@ export const op = {
   /** Loads one f32 and copies it into all four lanes. */
   v128Load32Splat: (offset = 0): number[] => [...simd(0x09), ...memarg(2, offset)],
   v128Store: (offset = 0): number[] => [...simd(0x0b), ...memarg(4, offset)],
+  /** One f32 lane of a v128. */
+  f32x4ExtractLane: (lane: number): number[] => [...simd(0x1f), lane],
   f32x4Add: simd(0xe4),
   f32x4Mul: simd(0xe6),
 };
