@@ -1,0 +1,188 @@
+/**
+ * What a failed model call means: whether to retry it, and the typed vf error to throw when it is
+ * not retried (or retries ran out). Turns the openai package's errors and fetch's network errors into
+ * the errors of errors.ts, plus two user errors for a rejected key and an unknown model.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import {
+  CancelledError,
+  EndpointUnreachableError,
+  InfraError,
+  InvalidModelResponseError,
+  ModelHttpError,
+  OverlongPromptError,
+  UserError,
+  VfError,
+} from "../errors.ts";
+
+/** The endpoint rejected the API key (HTTP 401 or 403). Stops the run: every call would fail the same way. */
+export class ApiKeyRejectedError extends UserError {
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    readonly apiKeyVar: string | undefined,
+  ) {
+    super(
+      `the model endpoint ${url} rejected the API key (HTTP ${status}): ${
+        apiKeyVar
+          ? `check the key in ${apiKeyVar}, or pass -k with the variable that holds the right key`
+          : "no key variable was given; pass -k with the variable that holds the key (or set key in endpoints.toml)"
+      }`,
+    );
+  }
+}
+
+/** The endpoint does not serve this model, or the URL has no chat-completions route (HTTP 404). */
+export class ModelNotFoundError extends UserError {
+  constructor(
+    readonly model: string,
+    readonly url: string,
+    serverMessage: string,
+  ) {
+    super(
+      `model "${model}" was not found at ${url} (${serverMessage}): check -m against the models the server lists (GET /v1/models) and that the base URL ends in /v1`,
+    );
+  }
+}
+
+/** Where and what a call was, for messages. */
+export interface CallContext {
+  /** The chat-completions URL. */
+  url: string;
+  model: string;
+  apiKeyVar: string | undefined;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+/** A classified failure: retry it (when retries remain), or throw `error`. */
+export interface Failure {
+  retry: boolean;
+  /** The server's Retry-After, in ms, when it sent one. */
+  retryAfterMs: number | null;
+  /** What to throw now, or after the last retry. */
+  error: Error;
+}
+
+// Errors that mean nothing is listening there (or no such host): retrying will not help soon.
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+const CONTEXT_OVERFLOW =
+  /maximum context length|context_length_exceeded|prompt is too long|longer than the model's context|exceeds the context window/i;
+
+/** Classifies whatever a chat call threw. */
+export function classifyFailure(error: unknown, context: CallContext): Failure {
+  const fail = (e: Error): Failure => ({ retry: false, retryAfterMs: null, error: e });
+  if (error instanceof VfError) return fail(error);
+  if (context.signal?.aborted || error instanceof APIUserAbortError) {
+    return fail(new CancelledError(`model call to ${context.url} cancelled`));
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return fail(
+      new InfraError(
+        `the model call to ${context.url} timed out after ${context.timeoutMs} ms: raise timeoutMs, lower max_tokens, or check the server's load`,
+        { cause: error },
+      ),
+    );
+  }
+  if (error instanceof APIConnectionError) {
+    const unreachable = hasErrorCode(error, UNREACHABLE_CODES);
+    return {
+      retry: !unreachable,
+      retryAfterMs: null,
+      error: new EndpointUnreachableError(context.url, error),
+    };
+  }
+  if (error instanceof APIError && typeof error.status === "number") return classifyStatus(error, context);
+  if (error instanceof SyntaxError) {
+    return fail(
+      new InvalidModelResponseError(
+        `the model endpoint ${context.url} returned a body that is not valid JSON (${error.message}): check that the base URL points to an OpenAI-compatible server`,
+        { cause: error },
+      ),
+    );
+  }
+  // fetch throws "terminated" when the connection drops while the body is being read.
+  if (error instanceof TypeError && (error.message === "terminated" || hasErrorCode(error, DROP_CODES))) {
+    return { retry: true, retryAfterMs: null, error: new EndpointUnreachableError(context.url, error) };
+  }
+  // Anything else is a fault of ours or of a library: let it surface as it is.
+  return fail(error instanceof Error ? error : new Error(String(error)));
+}
+
+const DROP_CODES = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+
+function classifyStatus(error: APIError, context: CallContext): Failure {
+  const status = error.status as number;
+  const serverMessage = serverMessageOf(error);
+  const fail = (e: Error): Failure => ({ retry: false, retryAfterMs: null, error: e });
+  if (status === 429 || status >= 500) {
+    const hint =
+      status === 429
+        ? "lower the concurrency (-c) or wait for the rate limit to reset"
+        : "check the server's logs; it may be overloaded or restarting";
+    return {
+      retry: true,
+      retryAfterMs: retryAfterMs(error.headers),
+      error: new ModelHttpError(
+        `the model endpoint ${context.url} answered HTTP ${status} (${serverMessage}): ${hint}`,
+        status,
+      ),
+    };
+  }
+  if ((status === 400 || status === 413 || status === 422) && isContextOverflow(error, serverMessage)) {
+    return fail(
+      new OverlongPromptError(
+        `the prompt is longer than the context of model "${context.model}" (${serverMessage}): shorten the prompt, lower max_tokens, or use a model with a longer context`,
+        { cause: error },
+      ),
+    );
+  }
+  if (status === 401 || status === 403)
+    return fail(new ApiKeyRejectedError(context.url, status, context.apiKeyVar));
+  if (status === 404) return fail(new ModelNotFoundError(context.model, context.url, serverMessage));
+  return fail(
+    new ModelHttpError(
+      `the model endpoint ${context.url} answered HTTP ${status} (${serverMessage}): check the model name and the sampling args`,
+      status,
+    ),
+  );
+}
+
+function isContextOverflow(error: APIError, serverMessage: string): boolean {
+  return error.code === "context_length_exceeded" || CONTEXT_OVERFLOW.test(serverMessage);
+}
+
+/** The server's own message: OpenAI's `{error: {message}}`, vLLM's `{message}`, or the SDK's text. */
+function serverMessageOf(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === "string") return body.message;
+  return error.message;
+}
+
+function retryAfterMs(headers: Headers | undefined): number | null {
+  const value = headers?.get("retry-after-ms") ?? null;
+  if (value !== null && Number.isFinite(Number(value))) return Number(value);
+  const seconds = headers?.get("retry-after") ?? null;
+  if (seconds !== null && Number.isFinite(Number(seconds))) return Number(seconds) * 1000;
+  return null;
+}
+
+/** Whether `error` or any of its causes (AggregateError members included) carries one of `codes`. */
+function hasErrorCode(error: unknown, codes: Set<string>): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 8; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && codes.has(code)) return true;
+    if (current instanceof AggregateError && current.errors.some((e) => hasErrorCode(e, codes))) return true;
+    current = current.cause;
+  }
+  return false;
+}

@@ -1,0 +1,75 @@
+/**
+ * Turns `-m` into the model id and endpoints to call: an alias found in the endpoint registry, or
+ * else a literal model id served at the given base URL. Also reads API keys from their variables.
+ */
+import { ConfigError, MissingKeyError } from "../errors.ts";
+import type { EndpointAddress, EndpointRegistry } from "./endpoint-registry.ts";
+
+/** What `resolveModel` needs: the -m value and, for a literal model id, where to reach it. */
+export interface ResolveModelOptions {
+  /** A registry alias (an endpoint_id) or a literal model id. */
+  model: string;
+  /** The loaded endpoints.toml, if any. */
+  registry?: EndpointRegistry;
+  /** Base URL for a literal model id (-b). */
+  baseUrl?: string;
+  /** Variable holding the key for a literal model id (-k); none means a server without keys. */
+  apiKeyVar?: string;
+  /** Extra headers (--header), added to every endpoint's own. */
+  headers?: Record<string, string>;
+}
+
+/** The model id to send and the replicas serving it (one for a literal model id). */
+export interface ResolvedModel {
+  model: string;
+  /** The registry alias it came from, or null for a literal model id. */
+  endpointId: string | null;
+  endpoints: EndpointAddress[];
+}
+
+/**
+ * Resolves `-m`: a registry alias gives that entry's model and replicas; anything else is a literal
+ * model id at `baseUrl`.
+ *
+ * @example resolveModel({ model: "qwen3", registry }) // { model: "Qwen/Qwen3-0.6B", endpoints: [...] }
+ * @example resolveModel({ model: "gpt-4.1-mini", baseUrl: "https://api.openai.com/v1", apiKeyVar: "OPENAI_API_KEY" })
+ */
+export function resolveModel(options: ResolveModelOptions): ResolvedModel {
+  const extraHeaders = options.headers ?? {};
+  const entry = options.registry?.get(options.model);
+  if (entry) {
+    return {
+      model: entry.model,
+      endpointId: entry.endpointId,
+      endpoints: entry.replicas.map((replica) => ({
+        ...replica,
+        headers: { ...replica.headers, ...extraHeaders },
+      })),
+    };
+  }
+  if (options.baseUrl === undefined || options.baseUrl === "") {
+    const where = options.registry?.path ? `is not an endpoint_id in ${options.registry.path} and` : "";
+    throw new ConfigError(
+      `model "${options.model}" ${where} has no base URL: pass -b/--api-base-url, or add an [[endpoint]] row with endpoint_id = "${options.model}" to configs/endpoints.toml`,
+      "model",
+    );
+  }
+  return {
+    model: options.model,
+    endpointId: null,
+    endpoints: [
+      { baseUrl: options.baseUrl, apiKeyVar: options.apiKeyVar ?? null, headers: { ...extraHeaders } },
+    ],
+  };
+}
+
+/**
+ * The API key held by `apiKeyVar`; "EMPTY" when no variable is named (local servers ignore the key).
+ * Throws `MissingKeyError` when the variable is named but unset or empty.
+ */
+export function resolveApiKey(apiKeyVar: string | null, env: NodeJS.ProcessEnv = process.env): string {
+  if (apiKeyVar === null) return "EMPTY";
+  const value = env[apiKeyVar];
+  if (value === undefined || value === "") throw new MissingKeyError(apiKeyVar);
+  return value;
+}

@@ -1,0 +1,16 @@
+/** @vf/core/testing: a scripted OpenAI-compatible server and reply scripts, for offline tests. */
+
+export {
+  byPrompt,
+  echoLastUser,
+  fixedReply,
+  lastUserText,
+  type ReplyFn,
+  type ScriptedReply,
+  type ScriptedReplyLike,
+  type ScriptedRequest,
+  type ScriptedToolCall,
+  sequence,
+} from "./scripted-reply.ts";
+export { type ScriptedServer, type ScriptedServerOptions, startScriptedServer } from "./scripted-server.ts";
+export { IM_END, IM_START } from "./scripted-tokens.ts";

@@ -1,0 +1,69 @@
+/**
+ * Runs the scripted server as its own process, for benchmarks that load it from another process.
+ * Prints the base URL (ending in /v1) on stdout, then serves until SIGINT or SIGTERM.
+ *
+ * Usage: tsx scripted-server-main.ts [--reply echo|fixed:<text>] [--port N] [--host H]
+ *        [--latency-ms N] [--tokens] [--record]
+ */
+import { parseArgs } from "node:util";
+import { echoLastUser, fixedReply, type ReplyFn } from "./scripted-reply.ts";
+import { startScriptedServer } from "./scripted-server.ts";
+
+const USAGE =
+  "usage: scripted-server-main [--reply echo|fixed:<text>] [--port N] [--host H] [--latency-ms N] [--tokens] [--record]";
+
+function replyFor(mode: string): ReplyFn {
+  if (mode === "echo") return echoLastUser;
+  if (mode.startsWith("fixed:")) return fixedReply(mode.slice("fixed:".length));
+  throw new Error(`unknown --reply "${mode}": use echo or fixed:<text>`);
+}
+
+function integerFlag(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`--${name} must be a non-negative integer, got "${value}"`);
+  return parsed;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      reply: { type: "string", default: "echo" },
+      port: { type: "string" },
+      host: { type: "string", default: "127.0.0.1" },
+      "latency-ms": { type: "string" },
+      tokens: { type: "boolean", default: false },
+      record: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const server = await startScriptedServer({
+    reply: replyFor(values.reply),
+    port: integerFlag("port", values.port, 0),
+    host: values.host,
+    latencyMs: integerFlag("latency-ms", values["latency-ms"], 0),
+    tokens: values.tokens,
+    record: values.record,
+  });
+  process.stdout.write(`${server.url}\n`);
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `scripted-server: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`,
+  );
+  process.exit(2);
+});
