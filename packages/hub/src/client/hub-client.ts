@@ -12,7 +12,9 @@ import { HubErrorCode } from "../api/error-code.ts";
 import {
   ApiKeyInfo,
   CreatedKey,
+  CreatedUser,
   type CreateKeyRequest,
+  type CreateUserRequest,
   DevicePoll,
   DeviceStart,
   RevokedKey,
@@ -161,6 +163,13 @@ export class HubClient {
   /** Revokes your key with this prefix. */
   revokeKey(prefix: string): Promise<RevokedKey> {
     return this.request(RevokedKey, "DELETE", `/me/keys/${enc(prefix)}`);
+  }
+
+  /** Creates a user with a first write key (admins only); the secrets are shown this once. */
+  createUser(request: { name: string; password?: string; is_admin?: boolean }): Promise<CreatedUser> {
+    return this.request(CreatedUser, "POST", "/users", {
+      json: request satisfies Partial<CreateUserRequest>,
+    });
   }
 
   /** Starts a browser login with the CLI's one-time public key. */

@@ -1,9 +1,13 @@
 /** The account routes of the API: whoami, API keys, and the CLI side of the browser login. */
+
+import { randomBytes } from "node:crypto";
 import type { RouteTable } from "../api/route-table.ts";
 import {
   ApiKeyInfo,
   CreatedKey,
+  CreatedUser,
   CreateKeyRequest,
+  CreateUserRequest,
   DevicePoll,
   DevicePollRequest,
   DeviceStart,
@@ -14,9 +18,10 @@ import {
 import { pageOf } from "../api/schemas/envelope.ts";
 import { pollDeviceLogin, startDeviceLogin } from "../auth/device-login.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
+import { hashPassword } from "../auth/password.ts";
 import { HubError } from "../hub-error.ts";
 import { listApiKeys, revokeApiKey } from "../store/api-keys-store.ts";
-import { findUserById } from "../store/users-store.ts";
+import { findUserById, insertUser } from "../store/users-store.ts";
 import { toApiKeyInfo } from "./api-views.ts";
 import { originOf } from "./origin.ts";
 import { requireUser } from "./principal.ts";
@@ -87,6 +92,37 @@ export function addAccountRoutes(table: RouteTable): void {
       }
       hub.cache.invalidate("key:");
       return { prefix: params.prefix!, revoked: true as const };
+    },
+  );
+
+  table.add(
+    {
+      method: "post",
+      path: "/users",
+      summary: "Create a user with a first write key (admins only)",
+      auth: "write",
+      body: CreateUserRequest,
+      response: CreatedUser,
+      status: () => 201,
+    },
+    async (c, { body }) => {
+      const admin = requireUser(c, "write");
+      if (!admin.isAdmin) {
+        throw new HubError(
+          "forbidden",
+          "only admins create users: ask one, or run vf hub user create on the Hub's machine",
+        );
+      }
+      const password = body.password ?? randomBytes(12).toString("base64url");
+      return c.get("hub").db.transaction(async (tx) => {
+        const user = await insertUser(tx, {
+          name: body.name,
+          passwordHash: await hashPassword(password),
+          isAdmin: body.is_admin,
+        });
+        const key = await issueApiKey(tx, user.id, "first key", "write");
+        return { name: user.name, is_admin: user.isAdmin, password, api_key: key.key };
+      });
     },
   );
 

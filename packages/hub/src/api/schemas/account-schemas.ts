@@ -69,3 +69,23 @@ export const DevicePoll = z.discriminatedUnion("status", [
   z.object({ status: z.literal("approved"), user: z.string(), encrypted_key: z.string() }),
 ]);
 export type DevicePoll = z.infer<typeof DevicePoll>;
+
+/** `POST /users` (admins only): a new user with a first write key. */
+export const CreateUserRequest = z
+  .object({
+    name: z.string().min(2).max(39),
+    /** For the web pages; default a random one, returned once. */
+    password: z.string().min(8).max(200).optional(),
+    is_admin: z.boolean().default(false),
+  })
+  .strict();
+export type CreateUserRequest = z.infer<typeof CreateUserRequest>;
+
+/** The new user's secrets, shown this once. */
+export const CreatedUser = z.object({
+  name: z.string(),
+  is_admin: z.boolean(),
+  password: z.string(),
+  api_key: z.string(),
+});
+export type CreatedUser = z.infer<typeof CreatedUser>;
