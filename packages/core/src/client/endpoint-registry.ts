@@ -125,10 +125,15 @@ export function parseEndpointRegistry(text: string, path = "endpoints.toml"): En
   const file = EndpointsFile.safeParse(data);
   if (!file.success) {
     const issue = file.error.issues[0]!;
-    const key = issue.code === "unrecognized_keys" ? issue.keys[0] : String(issue.path[0] ?? "endpoint");
+    if (issue.code === "unrecognized_keys") {
+      throw new ConfigError(
+        `${path}: unexpected top-level key "${issue.keys[0]}": the file holds only [[endpoint]] rows (endpoint_id, model, url, key, type, headers)`,
+        issue.keys[0],
+      );
+    }
     throw new ConfigError(
-      `${path}: unexpected top-level key "${key}": the file holds only [[endpoint]] rows (endpoint_id, model, url, key, type, headers)`,
-      key,
+      `${path}: "endpoint" must be a list of tables: write each endpoint as an [[endpoint]] row`,
+      "endpoint",
     );
   }
   const entries = new Map<string, RegistryEntry>();
@@ -201,10 +206,8 @@ function parseRow(raw: unknown, index: number, path: string): EndpointRow {
       );
     }
     const key = String(issue.path[0] ?? "");
-    const problem =
-      issue.code === "invalid_type" && issue.input === undefined
-        ? "is missing"
-        : `is invalid (${issue.message})`;
+    const missing = typeof raw === "object" && raw !== null && !(key in raw);
+    const problem = missing ? "is missing" : `is invalid at ${issue.path.join(".")} (${issue.message})`;
     throw new ConfigError(`${where}: key "${key}" ${problem}: ${HINTS[key] ?? "fix the row"}`, key);
   }
   const row = parsed.data;
