@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { HubError } from "../hub-error.ts";
+import { rawTarEntry, rawTgz } from "../testing/tar-entries.ts";
 import { contentHash } from "./content-hash.ts";
 import { packTarball, unpackTarball } from "./package-tarball.ts";
 import { readTar } from "./tar-reader.ts";
@@ -8,26 +9,6 @@ import { writeTar } from "./tar-writer.ts";
 
 const text = (s: string) => Buffer.from(s, "utf8");
 const manifest = text(JSON.stringify({ name: "echo", version: "1.0.0", vf: { id: "echo" } }));
-
-function rawEntry(path: string, type: string, data = new Uint8Array(), link = ""): Uint8Array {
-  const header = Buffer.alloc(512);
-  header.write(path, 0, 100);
-  header.write("0000644\0", 100);
-  header.write(`${data.length.toString(8).padStart(11, "0")}\0`, 124);
-  header.write("00000000000\0", 136);
-  header.fill(0x20, 148, 156);
-  header.write(type, 156);
-  header.write(link, 157, 100);
-  header.write("ustar\u000000", 257);
-  let sum = 0;
-  for (const b of header) sum += b;
-  header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
-  const padded = Buffer.alloc(Math.ceil(data.length / 512) * 512);
-  padded.set(data);
-  return Buffer.concat([header, padded]);
-}
-
-const tgzOf = (...entries: Uint8Array[]) => gzipSync(Buffer.concat([...entries, Buffer.alloc(1024)]));
 
 function refusal(tgz: Uint8Array): HubError {
   try {
@@ -55,16 +36,18 @@ describe("package tarballs", () => {
   });
 
   it("refuses path traversal, absolute paths, symlinks and hardlinks, naming the entry", () => {
-    const pkg = rawEntry("package/package.json", "0", manifest);
-    expect(refusal(tgzOf(pkg, rawEntry("package/../../etc/passwd", "0", text("x")))).message).toMatch(
+    const pkg = rawTarEntry("package/package.json", "0", manifest);
+    expect(refusal(rawTgz(pkg, rawTarEntry("package/../../etc/passwd", "0", text("x")))).message).toMatch(
       /"package\/..\/..\/etc\/passwd" has a '..' segment/,
     );
-    expect(refusal(tgzOf(pkg, rawEntry("/etc/cron.d/x", "0", text("x")))).message).toMatch(/absolute path/);
+    expect(refusal(rawTgz(pkg, rawTarEntry("/etc/cron.d/x", "0", text("x")))).message).toMatch(
+      /absolute path/,
+    );
     expect(
-      refusal(tgzOf(pkg, rawEntry("package/link", "2", new Uint8Array(), "/etc/passwd"))).message,
+      refusal(rawTgz(pkg, rawTarEntry("package/link", "2", new Uint8Array(), "/etc/passwd"))).message,
     ).toMatch(/"package\/link" is a symlink/);
     expect(
-      refusal(tgzOf(pkg, rawEntry("package/hard", "1", new Uint8Array(), "package/package.json"))).code,
+      refusal(rawTgz(pkg, rawTarEntry("package/hard", "1", new Uint8Array(), "package/package.json"))).code,
     ).toBe("invalid_package");
   });
 
