@@ -156,7 +156,7 @@ export class HubClient {
   }
 
   /** A new key, shown this once. */
-  createKey(request: CreateKeyRequest): Promise<CreatedKey> {
+  createKey(request: z.input<typeof CreateKeyRequest>): Promise<CreatedKey> {
     return this.request(CreatedKey, "POST", "/me/keys", { json: request });
   }
 
@@ -248,7 +248,7 @@ export class HubClient {
   }
 
   /** Opens (or finds, by run id) a report. */
-  openReport(request: CreateReportRequest): Promise<ReportInfo> {
+  openReport(request: z.input<typeof CreateReportRequest>): Promise<ReportInfo> {
     return this.request(ReportInfo, "POST", "/reports", { json: request });
   }
 

@@ -46,7 +46,7 @@ export function writeSampleRun(options: SampleRunOptions): string {
     is_truncated: false,
     stop_condition: "no_tool_calls",
   }));
-  writeFileSync(join(options.dir, "results.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(join(options.dir, "results.jsonl"), `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
   const avg = options.rewards.reduce((a, b) => a + b, 0) / Math.max(1, options.rewards.length);
   writeFileSync(
     join(options.dir, "metadata.json"),
