@@ -1,6 +1,8 @@
 /** @vf/core: environments, rubrics, parsers, datasets, model clients, rollouts and results. */
 
-export * from "./client/model-client.ts";
+export * from "./client/index.ts";
+export { closestMatch, editDistance } from "./config/closest-match.ts";
+export { describeConfigIssues } from "./config/config-issues.ts";
 export * from "./datasets/index.ts";
 export { EnvGroup, type EnvGroupOptions } from "./envs/env-group.ts";
 export {

@@ -5,6 +5,7 @@
  */
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
 import { buildPrompt, type Dataset } from "../datasets/index.ts";
+import { UserError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { Parser } from "../parsers/parser.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
@@ -116,12 +117,12 @@ export abstract class Environment<Data = Record<string, unknown>> {
    * advantages, or each rollout on its own when `independent`.
    */
   async score(states: RolloutState<Data>[], options: { independent: boolean }): Promise<void> {
-    for (const state of states) state.metrics = { ...state.metrics, ...this.monitorMetrics(state) };
     if (options.independent) {
       for (const state of states) await this.rubric.scoreRollout(state);
     } else {
       await this.rubric.scoreGroup(states);
     }
+    for (const state of states) state.metrics = { ...state.metrics, ...this.monitorMetrics(state) };
   }
 
   /** The rows of a split as rollout inputs, each repeated `rolloutsPerExample` times. */
@@ -164,6 +165,17 @@ export abstract class Environment<Data = Record<string, unknown>> {
       this.loaded.set(split, loaded);
     }
     return loaded;
+  }
+
+  /**
+   * Changes settings of a loaded environment (`vf eval -x '{"max_turns": 3}'`). Environments list
+   * what they accept; the base environment accepts nothing.
+   */
+  configure(settings: Record<string, unknown>): void {
+    const keys = Object.keys(settings);
+    if (keys.length > 0) {
+      throw new UserError(`this environment takes no extra settings (got ${keys.join(", ")}): drop -x`);
+    }
   }
 
   /** Registers a per-rollout cleanup; it runs after every rollout, on error, timeout and cancellation too. */

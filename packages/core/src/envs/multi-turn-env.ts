@@ -10,7 +10,9 @@
  *   }
  * }
  */
-import { CancelledError, OverlongPromptError } from "../errors.ts";
+import { z } from "zod";
+import { describeConfigIssues } from "../config/config-issues.ts";
+import { CancelledError, OverlongPromptError, UserError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { createState } from "../rollout/create-state.ts";
 import { errorData } from "../rollout/error-data.ts";
@@ -32,14 +34,26 @@ export interface MultiTurnEnvOptions<Data> extends EnvironmentOptions<Data> {
 /** What `envResponse` returns: messages to append, or final messages that end the rollout. */
 export type EnvResponse = Messages | { messages: Messages; final: true };
 
+/** Settings `configure` (and `vf eval -x`) may change, in verifiers' snake_case. */
+export const MultiTurnSettings = z
+  .object({
+    max_turns: z.number().int(),
+    timeout_seconds: z.number().positive(),
+    max_total_completion_tokens: z.number().int().positive(),
+  })
+  .partial()
+  .strict();
+export type MultiTurnSettings = z.infer<typeof MultiTurnSettings>;
+
 export type StopCheck<Data> = (state: RolloutState<Data>) => boolean | Promise<boolean>;
 
 class TimeoutReason extends Error {}
 
 export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Environment<Data> {
-  readonly maxTurns: number;
-  readonly timeoutMs: number | undefined;
-  readonly maxTotalCompletionTokens: number | undefined;
+  /** Change these three through `configure`. */
+  maxTurns: number;
+  timeoutMs: number | undefined;
+  maxTotalCompletionTokens: number | undefined;
   protected readonly stops = new OrderedHooks<StopCheck<Data>>();
 
   constructor(options: MultiTurnEnvOptions<Data>) {
@@ -51,10 +65,26 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     this.addStopCondition("prompt_too_long", (s) => s.promptTooLong, 90);
     this.addStopCondition("has_final_env_response", (s) => s.finalEnvResponse !== null);
     this.addStopCondition("max_turns_reached", (s) => s.turns.length >= this.maxTurns);
-    if (this.maxTotalCompletionTokens !== undefined) {
-      const cap = this.maxTotalCompletionTokens;
-      this.addStopCondition("max_total_completion_tokens_reached", (s) => completionTokens(s) >= cap);
+    this.addStopCondition(
+      "max_total_completion_tokens_reached",
+      (s) =>
+        this.maxTotalCompletionTokens !== undefined && completionTokens(s) >= this.maxTotalCompletionTokens,
+    );
+  }
+
+  override configure(settings: Record<string, unknown>): void {
+    const parsed = MultiTurnSettings.safeParse(settings);
+    if (!parsed.success) {
+      const known = Object.keys(MultiTurnSettings.shape);
+      throw new UserError(
+        `${describeConfigIssues(parsed.error, "extra settings (-x)", known)}; accepted: ${known.join(", ")}`,
+      );
     }
+    const { max_turns, timeout_seconds, max_total_completion_tokens } = parsed.data;
+    if (max_turns !== undefined) this.maxTurns = max_turns < 0 ? Infinity : max_turns;
+    if (timeout_seconds !== undefined) this.timeoutMs = timeout_seconds * 1000;
+    if (max_total_completion_tokens !== undefined)
+      this.maxTotalCompletionTokens = max_total_completion_tokens;
   }
 
   /** The environment's reply to the model's last turn. Not called once a stop condition has fired. */

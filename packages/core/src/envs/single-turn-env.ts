@@ -7,6 +7,7 @@
  *   rubric: new Rubric().addReward(({ completion, answer }) => lastAssistantText(completion).includes(answer)),
  * });
  */
+import { UserError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
 
@@ -15,6 +16,12 @@ export type SingleTurnEnvOptions<Data> = Omit<MultiTurnEnvOptions<Data>, "maxTur
 export class SingleTurnEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> {
   constructor(options: SingleTurnEnvOptions<Data>) {
     super({ ...options, maxTurns: 1 });
+  }
+
+  override configure(settings: Record<string, unknown>): void {
+    if ("max_turns" in settings)
+      throw new UserError("a single-turn environment always has one turn: drop max_turns from -x");
+    super.configure(settings);
   }
 
   protected envResponse(_messages: Messages): EnvResponse {

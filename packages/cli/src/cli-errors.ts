@@ -1,0 +1,35 @@
+/**
+ * How the vf command reports failures: one line of cause (which already says what to do) and, for
+ * faults of ours, a hint to rerun with -v for the stack. Exit codes: 1 for a failed command, 2 for
+ * bad usage (unknown flag or command, a flag with a bad value).
+ */
+import { UserError, VfError } from "@vf/core";
+
+/** A bad flag or argument: exit status 2. */
+export class UsageError extends UserError {}
+
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERRUPTED = 130;
+
+export interface ReportOptions {
+  verbose: boolean;
+  write: (line: string) => void;
+}
+
+/** Prints an error the way every vf command does and returns the exit code. */
+export function reportError(error: unknown, options: ReportOptions): number {
+  const message = error instanceof Error ? error.message : String(error);
+  options.write(`error: ${message}`);
+  if (options.verbose && error instanceof Error && error.stack) {
+    options.write(error.stack);
+    let cause = error.cause;
+    while (cause instanceof Error) {
+      options.write(`caused by: ${cause.stack ?? cause.message}`);
+      cause = cause.cause;
+    }
+  } else if (!(error instanceof VfError)) {
+    options.write("hint: this is an internal error of vf; rerun with -v for the stack trace and report it");
+  }
+  return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE;
+}

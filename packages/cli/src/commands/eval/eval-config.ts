@@ -1,0 +1,114 @@
+/**
+ * `vf eval config.toml`: several evaluations from one file. Top-level keys are defaults for every
+ * `[[eval]]` block; a block's own keys win; `[sampling]` tables merge key by key. Keys are
+ * verifiers' (snake_case); unknown ones are rejected with the nearest valid key suggested.
+ *
+ * @example
+ * model = "gpt-4.1-mini"
+ * rollouts_per_example = 3
+ * [[eval]]
+ * id = "gsm8k"
+ * num_examples = 50
+ * [[eval]]
+ * id = "wordle"
+ * args = { num_eval = 10 }
+ */
+import { readFile } from "node:fs/promises";
+import { ConfigError, describeConfigIssues } from "@vf/core";
+import { parse as parseToml } from "smol-toml";
+import { z } from "zod";
+import type { EvalSpec } from "./eval-spec.ts";
+
+const Shared = {
+  model: z.string(),
+  endpoint_id: z.string(),
+  base_url: z.string(),
+  api_key_var: z.string(),
+  endpoints_path: z.string(),
+  num_examples: z.number().int(),
+  rollouts_per_example: z.number().int().positive(),
+  shuffle: z.boolean(),
+  shuffle_seed: z.number().int(),
+  sampling: z.record(z.string(), z.unknown()),
+  max_concurrent: z.number().int().positive(),
+  max_retries: z.number().int().min(0),
+  timeout: z.number().positive(),
+  headers: z.record(z.string(), z.string()),
+  independent_scoring: z.boolean(),
+  state_columns: z.array(z.string()),
+  extra_env_kwargs: z.record(z.string(), z.unknown()),
+};
+
+const EvalBlock = z
+  .object({ id: z.string(), env_id: z.string(), args: z.record(z.string(), z.unknown()), ...Shared })
+  .partial()
+  .strict();
+type EvalBlock = z.infer<typeof EvalBlock>;
+
+const EvalConfigFile = z
+  .object({ ...Shared, eval: z.array(z.unknown()).min(1, "needs at least one [[eval]] block") })
+  .partial()
+  .strict();
+
+const KNOWN_KEYS = ["id", "env_id", "args", "eval", ...Object.keys(Shared)];
+
+/** Reads an eval config into one spec per `[[eval]]` block, defaults merged in. */
+export async function loadEvalConfig(path: string): Promise<Partial<EvalSpec>[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    throw new ConfigError(`cannot read ${path}: check the path of the config file`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseToml(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new ConfigError(`${path} is not valid TOML: ${detail}`);
+  }
+  const file = EvalConfigFile.safeParse(raw);
+  if (!file.success) throw new ConfigError(describeConfigIssues(file.error, path, KNOWN_KEYS));
+  const { eval: blocks = [], ...globals } = file.data;
+  if (blocks.length === 0)
+    throw new ConfigError(`${path} has no [[eval]] blocks: add one with id = "<environment>"`);
+  return blocks.map((value, i) => {
+    const block = EvalBlock.safeParse(value);
+    if (!block.success)
+      throw new ConfigError(describeConfigIssues(block.error, `${path} [[eval]] #${i + 1}`, KNOWN_KEYS));
+    const merged: EvalBlock = {
+      ...globals,
+      ...block.data,
+      sampling: { ...globals.sampling, ...block.data.sampling },
+      headers: { ...globals.headers, ...block.data.headers },
+    };
+    const envId = merged.id ?? merged.env_id;
+    if (!envId) throw new ConfigError(`${path} [[eval]] #${i + 1} has no id: add id = "<environment>"`, "id");
+    return toSpec(envId, merged);
+  });
+}
+
+function toSpec(envId: string, block: EvalBlock): Partial<EvalSpec> {
+  const spec: Partial<EvalSpec> = {
+    envId,
+    envArgs: block.args ?? {},
+    extraEnvKwargs: block.extra_env_kwargs ?? {},
+    headers: block.headers ?? {},
+    sampling: block.sampling ?? {},
+  };
+  const model = block.endpoint_id ?? block.model;
+  if (model !== undefined) spec.model = model;
+  if (block.base_url !== undefined) spec.baseUrl = block.base_url;
+  if (block.api_key_var !== undefined) spec.apiKeyVar = block.api_key_var;
+  if (block.endpoints_path !== undefined) spec.endpointsPath = block.endpoints_path;
+  if (block.num_examples !== undefined) spec.numExamples = block.num_examples;
+  if (block.rollouts_per_example !== undefined) spec.rolloutsPerExample = block.rollouts_per_example;
+  if (block.shuffle !== undefined) spec.shuffle = block.shuffle;
+  if (block.shuffle_seed !== undefined) spec.shuffleSeed = block.shuffle_seed;
+  if (block.max_concurrent !== undefined) spec.maxConcurrent = block.max_concurrent;
+  if (block.max_retries !== undefined) spec.maxRetries = block.max_retries;
+  if (block.timeout !== undefined) spec.timeoutSeconds = block.timeout;
+  if (block.independent_scoring !== undefined) spec.independentScoring = block.independent_scoring;
+  if (block.state_columns !== undefined) spec.stateColumns = block.state_columns;
+  return spec;
+}

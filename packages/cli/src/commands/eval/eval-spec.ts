@@ -1,0 +1,41 @@
+/**
+ * One evaluation, fully specified: what `vf eval` flags or one `[[eval]]` block of a TOML config
+ * resolve to, before the environment's own defaults fill the gaps.
+ */
+import { z } from "zod";
+
+export const EvalSpec = z
+  .object({
+    envId: z.string().min(1),
+    envArgs: z.record(z.string(), z.unknown()).default({}),
+    /** Settings applied to the loaded environment (`-x`), e.g. max_turns. */
+    extraEnvKwargs: z.record(z.string(), z.unknown()).default({}),
+    /** A model id or an endpoint_id of the registry; absent: the built-in local model. */
+    model: z.string().optional(),
+    baseUrl: z.string().optional(),
+    apiKeyVar: z.string().optional(),
+    endpointsPath: z.string().optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+    numExamples: z.number().int().optional(),
+    rolloutsPerExample: z.number().int().positive().optional(),
+    sampling: z.record(z.string(), z.unknown()).default({}),
+    maxConcurrent: z.number().int().positive().default(32),
+    timeoutSeconds: z.number().positive().optional(),
+    maxRetries: z.number().int().min(0).default(3),
+    shuffle: z.boolean().default(false),
+    shuffleSeed: z.number().int().default(0),
+    independentScoring: z.boolean().default(false),
+    stateColumns: z.array(z.string()).default([]),
+  })
+  .strict();
+export type EvalSpec = z.infer<typeof EvalSpec>;
+
+/** Settings of the whole command, shared by every evaluation it runs. */
+export interface RunSettings {
+  save: boolean;
+  /** true: the latest matching incomplete run; a string: that run folder. */
+  resume: boolean | string;
+  outputDir: string;
+  json: boolean;
+  verbose: boolean;
+}

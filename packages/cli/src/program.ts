@@ -1,0 +1,29 @@
+/** The vf program: every command, registered on one commander instance. */
+import { Command } from "commander";
+import { registerEval } from "./commands/eval/eval-command.ts";
+import type { Output } from "./terminal/output.ts";
+
+export const VERSION = "0.1.0";
+
+export function buildProgram(io: Output, setExit: (code: number) => void): Command {
+  const program = new Command("vf")
+    .description("vf: reinforcement-learning environments for language models")
+    .version(VERSION, "--version")
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => io.out(text.replace(/\n$/, "")),
+      writeErr: (text) => io.err(text.replace(/\n$/, "")),
+    })
+    .addHelpText(
+      "after",
+      `
+Start here:
+  vf eval reverse-text          evaluate the built-in local model, offline
+  vf init my-env                write a new environment package
+  vf view                       browse saved runs`,
+    );
+  registerEval(program, io, setExit);
+  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
+  return program;
+}
