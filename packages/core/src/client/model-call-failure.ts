@@ -109,8 +109,9 @@ export function classifyFailure(error: unknown, context: CallContext): Failure {
       ),
     );
   }
-  // fetch throws "terminated" when the connection drops while the body is being read.
-  if (error instanceof TypeError && (error.message === "terminated" || hasErrorCode(error, DROP_CODES))) {
+  // A connection that drops while the body is read surfaces unwrapped: undici's SocketError
+  // (UND_ERR_SOCKET), or "terminated" from WHATWG fetch.
+  if (hasErrorCode(error, DROP_CODES) || (error instanceof TypeError && error.message === "terminated")) {
     return { retry: true, retryAfterMs: null, error: new EndpointUnreachableError(context.url, error) };
   }
   // Anything else is a fault of ours or of a library: let it surface as it is.

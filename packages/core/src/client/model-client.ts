@@ -55,4 +55,6 @@ export interface ModelClient {
   /** The base URL, for metadata and messages. */
   readonly baseUrl: string;
   chat(request: ChatRequest, options?: ChatCallOptions): Promise<ModelResponse>;
+  /** Releases connections; optional, as in-process clients hold none. */
+  close?(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import {
   CancelledError,
   EmptyModelResponseError,
   EndpointUnreachableError,
+  InfraError,
   InvalidModelResponseError,
   ModelHttpError,
   OverlongPromptError,
@@ -159,6 +160,22 @@ describe("OpenAIModelClient", () => {
     const response = await client.chat({ model: "scripted", messages, sampling: {} });
     expect(response.message.content).toBe("4");
     expect(server.requests).toHaveLength(4);
+  });
+
+  it("retries a connection dropped halfway through the body", async () => {
+    const { client, server } = await setup({ reply: sequence([{ type: "drop", midBody: true }, "4"]) });
+    const response = await client.chat({ model: "scripted", messages, sampling: {} });
+    expect(response.message.content).toBe("4");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("gives up after timeoutMs with an InfraError saying what to raise", async () => {
+    const { client } = await setup({ latencyMs: 5000 }, { timeoutMs: 100 });
+    const started = Date.now();
+    const error = await client.chat({ model: "scripted", messages, sampling: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InfraError);
+    expect((error as Error).message).toContain("timed out after 100 ms: raise timeoutMs");
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it("throws ModelHttpError with the status once retries run out", async () => {

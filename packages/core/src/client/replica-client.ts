@@ -58,11 +58,7 @@ export class ReplicaClient implements ModelClient {
 
   /** Closes every replica that can be closed. */
   async close(): Promise<void> {
-    await Promise.all(
-      this.replicas.map(
-        (replica) => (replica as { close?: () => Promise<void> }).close?.() ?? Promise.resolve(),
-      ),
-    );
+    await Promise.all(this.replicas.map((replica) => replica.close?.()));
   }
 }
 

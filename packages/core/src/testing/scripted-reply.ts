@@ -26,8 +26,11 @@ export type ScriptedReply =
     }
   /** An HTTP error with an OpenAI-shaped body `{ error: { message, type, code } }`. */
   | { type: "error"; status: number; message: string; code?: string }
-  /** The socket is destroyed before any response byte is written (a dropped connection). */
-  | { type: "drop" }
+  /**
+   * A dropped connection: the socket is destroyed before any response byte is written, or with
+   * `midBody`, after the headers and part of the body.
+   */
+  | { type: "drop"; midBody?: boolean }
   /** A 200 response whose body is `body` verbatim; `contentType` defaults to application/json. */
   | { type: "garbage"; body: string; contentType?: string }
   /** A well-formed completion with no choices. */

@@ -144,6 +144,13 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
         res.end(scripted.body);
         return;
       case "drop":
+        if (scripted.midBody === true) {
+          res.writeHead(200, { "content-type": "application/json", "content-length": 4096 });
+          res.write('{"id":"chatcmpl-cut","choices":[{"index":0,');
+          // Let the partial body reach the client before the connection dies.
+          setImmediate(() => req.socket.destroy());
+          return;
+        }
         req.socket.destroy();
         return;
     }
