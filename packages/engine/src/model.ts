@@ -14,7 +14,7 @@
  *   N  rows of a packed batch (input tokens of all sequences, end to end)
  *   S  sequences; sequence s owns rows seqStarts[s] .. seqStarts[s] + T - 1, T = seqLens[s]
  *   M  output rows: the rows whose next-token logits are wanted
- *   A  attention cells: Σ over sequences of H · T(T+1)/2, the causal triangle of every head
+ *   A  attention cells: Σ over sequences of H · T², the (T, T) probabilities of every head
  *   C  channels (dModel)    H  heads    D = C/H head size    F  MLP width (dFF)
  *   V  vocabulary           L  layers   P  parameters
  */
@@ -190,65 +190,101 @@ export function ropeApply(
 
 // ---------------------------------------------------------------------------------------------
 // Causal multi-head attention: softmax(q·kᵀ / sqrt(D)) · v over keys 0..t
+//
+// Computed per sequence and head as matrix products on contiguous copies of the head's q, k, v
+// (T, D), so it runs on the SIMD kernels: P = softmax(Q·Kᵀ) (T, T), out = P·V. Sampling computes
+// each new row the same way against its KV cache (cached-forward.ts), with the same kernels and
+// the same softmaxRow, so its logits equal the training forward's bit for bit.
 
-/**
- * One query row of one head: probs (nKeys) = softmax(scale · q · kⱼ), out (D) = Σⱼ probsⱼ · vⱼ.
- * Keys and values are read at `kOff + j·stride` and `vOff + j·stride`. Training reads them from the
- * qkv rows of the batch, sampling from the KV cache; both call this, so they agree bit for bit.
- */
-export function attendRow(
-  out: Floats,
-  outOff: number,
-  probs: Floats,
-  probsOff: number,
-  q: Floats,
-  qOff: number,
-  keys: Floats,
-  kOff: number,
-  values: Floats,
-  vOff: number,
-  stride: number,
-  nKeys: number,
-  D: number,
-  scale: number,
-): void {
+/** row[off .. off+n) = softmax(scale · row[off .. off+n)), in place. */
+export function softmaxRow(row: Floats, off: number, n: number, scale: number): void {
   let max = Number.NEGATIVE_INFINITY;
-  for (let j = 0; j < nKeys; j++) {
-    const ko = kOff + j * stride;
-    let s = 0;
-    for (let d = 0; d < D; d++) s += q[qOff + d]! * keys[ko + d]!;
-    s *= scale;
-    probs[probsOff + j] = s;
-    if (s > max) max = s;
+  for (let j = 0; j < n; j++) {
+    const v = row[off + j]! * scale;
+    row[off + j] = v;
+    if (v > max) max = v;
   }
   let sum = 0;
-  for (let j = 0; j < nKeys; j++) {
-    const e = Math.exp(probs[probsOff + j]! - max);
-    probs[probsOff + j] = e;
+  for (let j = 0; j < n; j++) {
+    const e = Math.exp(row[off + j]! - max);
+    row[off + j] = e;
     sum += e;
   }
   const inv = 1 / sum;
-  for (let d = 0; d < D; d++) out[outOff + d] = 0;
-  for (let j = 0; j < nKeys; j++) {
-    const p = probs[probsOff + j]! * inv;
-    probs[probsOff + j] = p;
-    const vo = vOff + j * stride;
-    for (let d = 0; d < D; d++) out[outOff + d] += p * values[vo + d]!;
+  for (let j = 0; j < n; j++) row[off + j] = row[off + j]! * inv;
+}
+
+/** out (T, D) = the D columns from `col` of rows start .. start+T-1 of inp (rows of `stride`). */
+function gatherHead(
+  out: Floats,
+  inp: Floats,
+  start: number,
+  T: number,
+  stride: number,
+  col: number,
+  D: number,
+): void {
+  for (let t = 0; t < T; t++) {
+    const src = (start + t) * stride + col;
+    for (let d = 0; d < D; d++) out[t * D + d] = inp[src + d]!;
   }
 }
 
-/** Where each sequence's attention probabilities start in the (A) buffer; returns A. */
+/** The inverse of gatherHead: writes inp (T, D) into those columns of out. */
+function scatterHead(
+  out: Floats,
+  inp: Floats,
+  start: number,
+  T: number,
+  stride: number,
+  col: number,
+  D: number,
+): void {
+  for (let t = 0; t < T; t++) {
+    const dst = (start + t) * stride + col;
+    for (let d = 0; d < D; d++) out[dst + d] = inp[t * D + d]!;
+  }
+}
+
+/** Where each sequence's attention probabilities start in the (A) buffer; returns A = Σ H·T². */
 export function attentionOffsets(out: Int32Array, seqLens: Int32Array, S: number, H: number): number {
   let a = 0;
   for (let s = 0; s < S; s++) {
     out[s] = a;
-    const T = seqLens[s]!;
-    a += (H * T * (T + 1)) / 2;
+    a += H * seqLens[s]! * seqLens[s]!;
   }
   return a;
 }
 
-/** out (N, C) and att (A) from qkv (N, 3C) whose q and k are rotated. */
+/** Per-head scratch of attention, for sequences up to maxSeqLen. */
+export interface AttentionScratch {
+  qh: Floats; // (T, D)
+  kh: Floats; // (T, D)
+  vh: Floats; // (T, D)
+  oh: Floats; // (T, D) output, or its gradient in the backward pass
+  dqh: Floats; // (T, D)
+  dkh: Floats; // (T, D)
+  dvh: Floats; // (T, D)
+  ds: Floats; // (T, T) gradient of the scores
+}
+
+export function attentionScratch(config: ModelConfig, dtype: DType): AttentionScratch {
+  const T = config.maxSeqLen;
+  const D = config.dModel / config.nHeads;
+  const f = (n: number): Floats => allocFloats(dtype, n);
+  return {
+    qh: f(T * D),
+    kh: f(T * D),
+    vh: f(T * D),
+    oh: f(T * D),
+    dqh: f(T * D),
+    dkh: f(T * D),
+    dvh: f(T * D),
+    ds: f(T * T),
+  };
+}
+
+/** out (N, C) and att (A), each head's (T, T) probabilities with zeros above the diagonal, from qkv (N, 3C). */
 export function attentionForward(
   out: Floats,
   att: Floats,
@@ -257,44 +293,32 @@ export function attentionForward(
   attOffsets: Int32Array,
   C: number,
   H: number,
+  sc: AttentionScratch,
 ): void {
   const D = C / H;
   const scale = 1 / Math.sqrt(D);
-  const S = batch.seqStarts.length;
-  for (let s = 0; s < S; s++) {
+  for (let s = 0; s < batch.seqStarts.length; s++) {
     const start = batch.seqStarts[s]!;
     const T = batch.seqLens[s]!;
     for (let h = 0; h < H; h++) {
-      const headBase = attOffsets[s]! + (h * T * (T + 1)) / 2;
-      const kOff = start * 3 * C + C + h * D;
-      const vOff = start * 3 * C + 2 * C + h * D;
+      const p = att.subarray(attOffsets[s]! + h * T * T, attOffsets[s]! + (h + 1) * T * T); // (T, T)
+      gatherHead(sc.qh, qkv, start, T, 3 * C, h * D, D);
+      gatherHead(sc.kh, qkv, start, T, 3 * C, C + h * D, D);
+      gatherHead(sc.vh, qkv, start, T, 3 * C, 2 * C + h * D, D);
+      matmul(p, sc.qh, sc.kh, T, T, D, false, true, false); // scores q_t · k_j
       for (let t = 0; t < T; t++) {
-        const row = start + t;
-        attendRow(
-          out,
-          row * C + h * D,
-          att,
-          headBase + (t * (t + 1)) / 2,
-          qkv,
-          row * 3 * C + h * D,
-          qkv,
-          kOff,
-          qkv,
-          vOff,
-          3 * C,
-          t + 1,
-          D,
-          scale,
-        );
+        softmaxRow(p, t * T, t + 1, scale);
+        p.fill(0, t * T + t + 1, (t + 1) * T); // causal: no weight on later keys
       }
+      matmul(sc.oh, p, sc.vh, T, D, T, false, false, false);
+      scatterHead(out, sc.oh, start, T, C, h * D, D);
     }
   }
 }
 
-/** dqkv (N, 3C) = gradient of q, k, v (q and k still rotated) from dout (N, C); dqkv is overwritten. */
+/** dqkv (N, 3C), overwritten, from dout (N, C): the gradient of q, k (still rotated) and v. */
 export function attentionBackward(
   dqkv: Floats,
-  dscores: Floats,
   dout: Floats,
   att: Floats,
   qkv: Floats,
@@ -302,45 +326,36 @@ export function attentionBackward(
   attOffsets: Int32Array,
   C: number,
   H: number,
+  sc: AttentionScratch,
 ): void {
   const D = C / H;
   const scale = 1 / Math.sqrt(D);
-  const S = batch.seqStarts.length;
-  const N = batch.tokens.length;
-  dqkv.fill(0, 0, N * 3 * C);
-  for (let s = 0; s < S; s++) {
+  for (let s = 0; s < batch.seqStarts.length; s++) {
     const start = batch.seqStarts[s]!;
     const T = batch.seqLens[s]!;
     for (let h = 0; h < H; h++) {
-      const headBase = attOffsets[s]! + (h * T * (T + 1)) / 2;
+      const p = att.subarray(attOffsets[s]! + h * T * T, attOffsets[s]! + (h + 1) * T * T); // (T, T)
+      gatherHead(sc.qh, qkv, start, T, 3 * C, h * D, D);
+      gatherHead(sc.kh, qkv, start, T, 3 * C, C + h * D, D);
+      gatherHead(sc.vh, qkv, start, T, 3 * C, 2 * C + h * D, D);
+      gatherHead(sc.oh, dout, start, T, C, h * D, D);
+      // through out = P·V: dP = dout·Vᵀ, dV = Pᵀ·dout
+      matmul(sc.ds, sc.oh, sc.vh, T, T, D, false, true, false);
+      matmul(sc.dvh, p, sc.oh, T, D, T, true, false, false);
+      // through the softmax: dS_tj = P_tj·(dP_tj − Σ_j P_tj·dP_tj), times the scale of the scores
       for (let t = 0; t < T; t++) {
-        const row = start + t;
-        const p0 = headBase + (t * (t + 1)) / 2; // probabilities of this query row, (t+1)
-        const doo = row * C + h * D; // dout of this query row
-        const qo = row * 3 * C + h * D;
-        // through out = Σ p·v: dp_j = dout·v_j and dv_j += p_j·dout
+        const row = t * T;
         let dot = 0;
-        for (let j = 0; j <= t; j++) {
-          const vo = (start + j) * 3 * C + 2 * C + h * D;
-          const p = att[p0 + j]!;
-          let dp = 0;
-          for (let d = 0; d < D; d++) {
-            dp += dout[doo + d]! * qkv[vo + d]!;
-            dqkv[vo + d] += p * dout[doo + d]!;
-          }
-          dscores[j] = dp;
-          dot += p * dp;
-        }
-        // through the softmax: ds_j = p_j·(dp_j − Σ p·dp), then through scale · q·k_j
-        for (let j = 0; j <= t; j++) {
-          const ds = att[p0 + j]! * (dscores[j]! - dot) * scale;
-          const ko = (start + j) * 3 * C + C + h * D;
-          for (let d = 0; d < D; d++) {
-            dqkv[qo + d] += ds * qkv[ko + d]!;
-            dqkv[ko + d] += ds * qkv[qo + d]!;
-          }
-        }
+        for (let j = 0; j <= t; j++) dot += p[row + j]! * sc.ds[row + j]!;
+        for (let j = 0; j <= t; j++) sc.ds[row + j] = p[row + j]! * (sc.ds[row + j]! - dot) * scale;
+        sc.ds.fill(0, row + t + 1, row + T);
       }
+      // through the scores Q·Kᵀ: dQ = dS·K, dK = dSᵀ·Q
+      matmul(sc.dqh, sc.ds, sc.kh, T, D, T, false, false, false);
+      matmul(sc.dkh, sc.ds, sc.qh, T, D, T, true, false, false);
+      scatterHead(dqkv, sc.dqh, start, T, 3 * C, h * D, D);
+      scatterHead(dqkv, sc.dkh, start, T, 3 * C, C + h * D, D);
+      scatterHead(dqkv, sc.dvh, start, T, 3 * C, 2 * C + h * D, D);
     }
   }
 }
@@ -348,30 +363,39 @@ export function attentionBackward(
 // ---------------------------------------------------------------------------------------------
 // SwiGLU: act = silu(gate) · up, silu(g) = g · sigmoid(g)
 
-/** act (N, F) from h13 (N, 2F) whose rows are [gate (F), up (F)]. */
-export function swigluForward(act: Floats, h13: Floats, N: number, F: number): void {
+/** act (N, F) and sig (N, F) = sigmoid(gate), kept for the backward pass, from h13 (N, 2F) whose rows are [gate, up]. */
+export function swigluForward(act: Floats, sig: Floats, h13: Floats, N: number, F: number): void {
   for (let n = 0; n < N; n++) {
     const i = n * 2 * F;
     const o = n * F;
     for (let j = 0; j < F; j++) {
       const g = h13[i + j]!;
-      act[o + j] = (g / (1 + Math.exp(-g))) * h13[i + F + j]!;
+      const sg = 1 / (1 + Math.exp(-g));
+      sig[o + j] = sg;
+      act[o + j] = g * sg * h13[i + F + j]!;
     }
   }
 }
 
 /** dh13 (N, 2F), overwritten, from dact (N, F). */
-export function swigluBackward(dh13: Floats, dact: Floats, h13: Floats, N: number, F: number): void {
+export function swigluBackward(
+  dh13: Floats,
+  dact: Floats,
+  h13: Floats,
+  sig: Floats,
+  N: number,
+  F: number,
+): void {
   for (let n = 0; n < N; n++) {
     const i = n * 2 * F;
     const o = n * F;
     for (let j = 0; j < F; j++) {
       const g = h13[i + j]!;
       const u = h13[i + F + j]!;
-      const sig = 1 / (1 + Math.exp(-g));
+      const sg = sig[o + j]!;
       const da = dact[o + j]!;
-      dh13[i + j] = da * u * sig * (1 + g * (1 - sig));
-      dh13[i + F + j] = da * g * sig;
+      dh13[i + j] = da * u * sg * (1 + g * (1 - sg)); // d silu(g)/dg = σ(g)·(1 + g·(1 − σ(g)))
+      dh13[i + F + j] = da * g * sg;
     }
   }
 }
@@ -434,12 +458,13 @@ interface LayerActivations {
   ln1: Floats; // (N, C)
   ln1Rstd: Floats; // (N)
   qkv: Floats; // (N, 3C), q and k rotated
-  att: Floats; // (A)
+  att: Floats; // (A) each head's (T, T) probabilities
   atty: Floats; // (N, C)
   resid2: Floats; // (N, C) block input + attention
   ln2: Floats; // (N, C)
   ln2Rstd: Floats; // (N)
   h13: Floats; // (N, 2F)
+  sig: Floats; // (N, F) sigmoid of the gate
   act: Floats; // (N, F)
 }
 
@@ -462,7 +487,7 @@ class Activations {
   readonly dact: Floats; // (N, F)
   readonly dhOut: Floats; // (M, C)
   readonly dhIn: Floats; // (M, C)
-  readonly dscores: Floats; // (maxSeqLen)
+  readonly attScratch: AttentionScratch;
 
   constructor(config: ModelConfig, dtype: DType, N: number, M: number, A: number, S: number) {
     const { dModel: C, dFF: F, vocabSize: V, nLayers: L } = config;
@@ -479,6 +504,7 @@ class Activations {
       ln2: f(N * C),
       ln2Rstd: f(N),
       h13: f(N * 2 * F),
+      sig: f(N * F),
       act: f(N * F),
     }));
     this.attOffsets = new Int32Array(S);
@@ -494,7 +520,7 @@ class Activations {
     this.dact = f(N * F);
     this.dhOut = f(M * C);
     this.dhIn = f(M * C);
-    this.dscores = f(config.maxSeqLen);
+    this.attScratch = attentionScratch(config, dtype);
   }
 
   fits(N: number, M: number, A: number, S: number): boolean {
@@ -569,13 +595,13 @@ export class Transformer {
       rmsnormForward(la.ln1, la.ln1Rstd, resid, lw.attnNorm, N, C, eps);
       linearForward(la.qkv, la.ln1, lw.wqkv, N, C, 3 * C);
       ropeApply(la.qkv, batch.positions, N, C, H, this.rope, 1);
-      attentionForward(la.atty, la.att, la.qkv, batch, acts.attOffsets, C, H);
+      attentionForward(la.atty, la.att, la.qkv, batch, acts.attOffsets, C, H, acts.attScratch);
       la.resid2.set(resid.subarray(0, N * C));
       linearForward(la.resid2, la.atty, lw.wo, N, C, C, true);
       // MLP sub-block
       rmsnormForward(la.ln2, la.ln2Rstd, la.resid2, lw.mlpNorm, N, C, eps);
       linearForward(la.h13, la.ln2, lw.w13, N, C, 2 * F);
-      swigluForward(la.act, la.h13, N, F);
+      swigluForward(la.act, la.sig, la.h13, N, F);
       out.set(la.resid2.subarray(0, N * C));
       linearForward(out, la.act, lw.w2, N, F, C, true);
     }
@@ -610,12 +636,12 @@ export class Transformer {
       const la = acts.layers[l]!;
       // MLP sub-block: out = resid2 + w2(act); dresid flows through unchanged and into the MLP
       linearBackward(acts.dact, lg.w2, dresid, la.act, lw.w2, N, F, C);
-      swigluBackward(acts.dh13, acts.dact, la.h13, N, F);
+      swigluBackward(acts.dh13, acts.dact, la.h13, la.sig, N, F);
       linearBackward(acts.dln, lg.w13, acts.dh13, la.ln2, lw.w13, N, C, 2 * F);
       rmsnormBackward(dresid, lg.mlpNorm, acts.dln, la.resid2, lw.mlpNorm, la.ln2Rstd, N, C);
       // attention sub-block: resid2 = resid + wo(atty)
       linearBackward(acts.datty, lg.wo, dresid, la.atty, lw.wo, N, C, C);
-      attentionBackward(acts.dqkv, acts.dscores, acts.datty, la.att, la.qkv, batch, acts.attOffsets, C, H);
+      attentionBackward(acts.dqkv, acts.datty, la.att, la.qkv, batch, acts.attOffsets, C, H, acts.attScratch);
       ropeApply(acts.dqkv, batch.positions, N, C, H, this.rope, -1);
       linearBackward(acts.dln, lg.wqkv, acts.dqkv, la.ln1, lw.wqkv, N, C, 3 * C);
       rmsnormBackward(dresid, lg.attnNorm, acts.dln, acts.residuals[l]!, lw.attnNorm, la.ln1Rstd, N, C);
@@ -630,7 +656,7 @@ export class Transformer {
     let A = 0;
     for (let s = 0; s < S; s++) {
       const T = batch.seqLens[s]!;
-      A += (this.config.nHeads * T * (T + 1)) / 2;
+      A += this.config.nHeads * T * T;
     }
     if (this.acts === null || !this.acts.fits(N, M, A, S)) {
       // grow with headroom so a slowly growing batch does not reallocate every step

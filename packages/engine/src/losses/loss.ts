@@ -56,7 +56,8 @@ export function evaluateLoss(
   for (let m = 0; m < M; m++) {
     const o = m * V;
     const target = targets.tokens[m]!;
-    // log-softmax at temperature τ, in double precision
+    // log-softmax at temperature τ, in double precision; exp(z − max) is kept in dlogits for the gradient
+    const logit = logits[o + target]!;
     let max = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < V; i++) max = Math.max(max, logits[o + i]! / tau);
     let sumExp = 0;
@@ -66,9 +67,10 @@ export function evaluateLoss(
       const e = Math.exp(z - max);
       sumExp += e;
       sumExpZ += e * z;
+      if (dlogits !== null) dlogits[o + i] = e; // may overwrite logits[o + i]: it is read above
     }
     const lse = max + Math.log(sumExp);
-    const logp = logits[o + target]! / tau - lse;
+    const logp = logit / tau - lse;
     logprobs[m] = logp;
     sums.entropy += lse - sumExpZ / sumExp;
 
@@ -93,11 +95,10 @@ export function evaluateLoss(
     if (sampler !== null) sums.mismatchKl += Math.exp(logp - sampler[m]!) - (logp - sampler[m]!) - 1;
 
     if (dlogits !== null) {
+      // dℓ/dlogits_i = scale · coef · (onehot_i − p_i) / τ, with p_i = exp(z_i − max) / Σ
       const k = (coef * scale) / tau;
-      for (let i = 0; i < V; i++) {
-        const p = Math.exp(logits[o + i]! / tau - lse);
-        dlogits[o + i] = k * ((i === target ? 1 : 0) - p);
-      }
+      const invSum = 1 / sumExp;
+      for (let i = 0; i < V; i++) dlogits[o + i] = k * ((i === target ? 1 : 0) - dlogits[o + i]! * invSum);
     }
   }
   return sums;

@@ -1,20 +1,22 @@
 /**
  * The forward pass for sampling: runs only the new tokens of each sequence, reads the past from its
  * KV cache, and returns the logits of each sequence's last new token. It calls the very layer
- * functions of model.ts in the same order, so its logits equal the training forward's bit for bit.
+ * functions and kernels of model.ts in the same order, so its logits equal the training forward's
+ * bit for bit (every kernel computes a row the same way whatever the other rows are).
  *
  * Dimensions as in model.ts; here N is the number of new tokens over all sequences and S the
  * number of sequences stepped together (prompts being prefilled and sequences decoding mix freely).
  */
 import { EngineError } from "../errors.ts";
 import { allocFloats, type Floats } from "../floats.ts";
+import { matmul } from "../kernels/matmul.ts";
 import {
-  attendRow,
   encoderForward,
   gatherRows,
   linearForward,
   rmsnormForward,
   ropeApply,
+  softmaxRow,
   swigluForward,
   type Transformer,
 } from "../model.ts";
@@ -28,8 +30,9 @@ class StepBuffers {
   readonly qkv: Floats; // (N, 3C)
   readonly atty: Floats; // (N, C)
   readonly h13: Floats; // (N, 2F)
+  readonly sig: Floats; // (N, F)
   readonly act: Floats; // (N, F)
-  readonly probs: Floats; // (maxSeqLen) attention probabilities of one query row
+  readonly probs: Floats; // (maxSeqLen) attention scores, then probabilities, of one query row
   readonly hIn: Floats; // (S, C)
   readonly hOut: Floats; // (S, C)
   readonly lnfRstd: Floats; // (S)
@@ -48,6 +51,7 @@ class StepBuffers {
     this.qkv = f(rows * 3 * C);
     this.atty = f(rows * C);
     this.h13 = f(rows * 2 * F);
+    this.sig = f(rows * F);
     this.act = f(rows * F);
     this.probs = f(maxSeqLen);
     this.hIn = f(seqs * C);
@@ -116,32 +120,37 @@ export class CachedForward {
       for (let s = 0; s < S; s++) {
         const cache = caches[s]!;
         const n = newTokens[s]!.length;
-        const keys = cache.keys[l]!;
-        const values = cache.values[l]!;
+        const cap = cache.capacity;
+        const keys = cache.keys[l]!; // (H, cap, D)
+        const values = cache.values[l]!; // (H, cap, D)
         for (let i = 0; i < n; i++) {
           const src = (row + i) * 3 * C;
-          keys.set(b.qkv.subarray(src + C, src + 2 * C), (cache.length + i) * C);
-          values.set(b.qkv.subarray(src + 2 * C, src + 3 * C), (cache.length + i) * C);
+          for (let h = 0; h < H; h++) {
+            const dst = (h * cap + cache.length + i) * D;
+            keys.set(b.qkv.subarray(src + C + h * D, src + C + (h + 1) * D), dst);
+            values.set(b.qkv.subarray(src + 2 * C + h * D, src + 2 * C + (h + 1) * D), dst);
+          }
         }
+        // each new row attends over its past and itself, with the training forward's kernels
         for (let i = 0; i < n; i++) {
           const r = row + i;
           const nKeys = cache.length + i + 1;
           for (let h = 0; h < H; h++) {
-            attendRow(
-              b.atty,
-              r * C + h * D,
+            const q = b.qkv.subarray(r * 3 * C + h * D, r * 3 * C + (h + 1) * D); // (1, D)
+            const kh = keys.subarray(h * cap * D, (h * cap + nKeys) * D); // (nKeys, D)
+            const vh = values.subarray(h * cap * D, (h * cap + nKeys) * D); // (nKeys, D)
+            matmul(b.probs, q, kh, 1, nKeys, D, false, true, false);
+            softmaxRow(b.probs, 0, nKeys, scale);
+            matmul(
+              b.atty.subarray(r * C + h * D, r * C + (h + 1) * D),
               b.probs,
-              0,
-              b.qkv,
-              r * 3 * C + h * D,
-              keys,
-              h * D,
-              values,
-              h * D,
-              C,
-              nKeys,
+              vh,
+              1,
               D,
-              scale,
+              nKeys,
+              false,
+              false,
+              false,
             );
           }
         }
@@ -150,7 +159,7 @@ export class CachedForward {
       linearForward(b.x, b.atty, lw.wo, N, C, C, true);
       rmsnormForward(b.ln, b.rstd, b.x, lw.mlpNorm, N, C, eps);
       linearForward(b.h13, b.ln, lw.w13, N, C, 2 * F);
-      swigluForward(b.act, b.h13, N, F);
+      swigluForward(b.act, b.sig, b.h13, N, F);
       linearForward(b.x, b.act, lw.w2, N, F, C, true);
     }
     for (let s = 0; s < S; s++) caches[s]!.length += newTokens[s]!.length;

@@ -1,6 +1,7 @@
 /**
  * The KV cache of one sequence: the rotated keys and the values of every position seen so far, per
- * layer, so each new token attends over the past without recomputing it.
+ * layer, so each new token attends over the past without recomputing it. Each head's keys (and
+ * values) are contiguous rows, so attention reads them as one (positions, D) matrix.
  */
 import type { ModelConfig } from "../config.ts";
 import { allocFloats, type DType, type Floats } from "../floats.ts";
@@ -8,8 +9,8 @@ import { allocFloats, type DType, type Floats } from "../floats.ts";
 export class KvCache {
   /** Positions filled so far. */
   length = 0;
-  readonly keys: Floats[]; // L × (capacity, C), rotated
-  readonly values: Floats[]; // L × (capacity, C)
+  readonly keys: Floats[]; // L × (H, capacity, D), rotated
+  readonly values: Floats[]; // L × (H, capacity, D)
 
   /** Room for `capacity` positions (at most the model's maxSeqLen). */
   constructor(
