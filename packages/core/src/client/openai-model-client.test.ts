@@ -269,6 +269,20 @@ describe("OpenAIModelClient", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("reads the message of a flat vLLM/SGLang error body", async () => {
+    const { client } = await setup({
+      reply: () => ({
+        type: "error",
+        status: 400,
+        format: "flat",
+        message: "This model's maximum context length is 2048 tokens. However, you requested 3000 tokens.",
+      }),
+    });
+    const error = await client.chat({ model: "scripted", messages, sampling: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OverlongPromptError);
+    expect((error as Error).message).toContain("maximum context length is 2048 tokens");
+  });
+
   it("throws a user error naming the key variable when the key is rejected", async () => {
     const { client } = await setup({ apiKey: "right" }, { apiKey: "wrong", apiKeyVar: "MY_API_KEY" });
     const error = await client.chat({ model: "scripted", messages, sampling: {} }).catch((e: unknown) => e);

@@ -3,7 +3,8 @@
  * keep-alive connection pool per endpoint. WHATWG fetch costs about five times more CPU per call
  * than `request` (measured against the scripted server at 512 concurrent calls), and the CLI
  * benchmark runs thousands of calls a second on two cores. It implements only what the openai
- * package reads from a response: ok, status, url, headers, body, text() and json().
+ * package reads from a response: ok, status, url, headers, body, text() and json(). Flat error
+ * bodies are nested the way the openai package reads them (see `nestFlatError`).
  */
 import { type Agent, request } from "undici";
 
@@ -39,14 +40,35 @@ export function pooledFetch(agent: Agent): typeof globalThis.fetch {
     }
     const status = response.statusCode;
     return {
-      ok: status >= 200 && status < 300,
+      ok: ok(status),
       status,
       url,
       headers,
       body: null,
-      text: () => response.body.text(),
+      text: ok(status) ? () => response.body.text() : () => response.body.text().then(nestFlatError),
       json: () => response.body.json(),
     };
   };
   return fetchLike as unknown as typeof globalThis.fetch;
+}
+
+function ok(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/**
+ * Older vLLM and SGLang send errors flat (`{ object: "error", message, ... }`); the openai package
+ * reads the message only from `{ error: { message } }` and would report "400 status code (no body)",
+ * losing the text that says, for one, that the prompt is over the context length.
+ */
+function nestFlatError(text: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (typeof body !== "object" || body === null || "error" in body) return text;
+  if (typeof (body as { message?: unknown }).message !== "string") return text;
+  return JSON.stringify({ error: body });
 }

@@ -24,8 +24,11 @@ export type ScriptedReply =
       reasoningContent?: string;
       finishReason?: "stop" | "length" | "tool_calls" | "content_filter";
     }
-  /** An HTTP error with an OpenAI-shaped body `{ error: { message, type, code } }`. */
-  | { type: "error"; status: number; message: string; code?: string }
+  /**
+   * An HTTP error. The body is OpenAI's `{ error: { message, type, code } }`, or with
+   * `format: "flat"` the `{ object: "error", message, type, code }` that older vLLM and SGLang send.
+   */
+  | { type: "error"; status: number; message: string; code?: string; format?: "openai" | "flat" }
   /**
    * A dropped connection: the socket is destroyed before any response byte is written, or with
    * `midBody`, after the headers and part of the body.

@@ -161,14 +161,14 @@ describe("startScriptedServer", () => {
 
   it("waits latencyMs before answering, per request when it is a function", async () => {
     const { client } = await serve({
-      latencyMs: (request) => (lastUserText(request.messages) === "slow" ? 150 : 0),
+      latencyMs: (request) => (lastUserText(request.messages) === "slow" ? 400 : 0),
     });
     let started = Date.now();
     await client.chat({ model: "m", messages: [{ role: "user", content: "slow" }], sampling: {} });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
     started = Date.now();
     await client.chat({ model: "m", messages: [{ role: "user", content: "fast" }], sampling: {} });
-    expect(Date.now() - started).toBeLessThan(140);
+    expect(Date.now() - started).toBeLessThan(390);
   });
 
   it("keeps no bodies when record is false", async () => {

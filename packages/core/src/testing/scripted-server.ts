@@ -135,7 +135,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
         if (request.stream === true) return sendStream(res, completionChunks(request, null, index, context));
         return sendJson(res, 200, emptyBody(request, context));
       case "error":
-        return sendError(res, scripted.status, scripted.message, scripted.code);
+        return sendError(res, scripted.status, scripted.message, scripted.code, scripted.format);
       case "garbage":
         res.writeHead(200, {
           "content-type": scripted.contentType ?? "application/json",
@@ -228,7 +228,14 @@ const ERROR_TYPES: Record<number, string> = {
   429: "rate_limit_error",
 };
 
-function sendError(res: ServerResponse, status: number, message: string, code?: string): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code?: string,
+  format: "openai" | "flat" = "openai",
+): void {
   const type = ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "invalid_request_error");
-  sendJson(res, status, JSON.stringify({ error: { message, type, param: null, code: code ?? null } }));
+  const error = { message, type, param: null, code: code ?? null };
+  sendJson(res, status, JSON.stringify(format === "flat" ? { object: "error", ...error } : { error }));
 }
