@@ -22,8 +22,8 @@ export function envPage(data: EnvPageData): string {
   const versionRows = versions.map(
     (
       v,
-    ) => html`<tr><td><strong>${v.semver}</strong></td><td><code title="${v.content_hash}">${v.content_hash.slice(0, 12)}</code></td>
-<td>${v.file_count} files, ${(v.size / 1024).toFixed(1)} KiB</td><td class="small muted">${v.created_at.slice(0, 10)} by ${v.pushed_by ?? "?"}</td></tr>`,
+    ) => html`<tr><td><strong>${v.semver}</strong> <code title="${v.content_hash}">${v.content_hash.slice(0, 12)}</code>
+<div class="small muted">${v.file_count} files · ${(v.size / 1024).toFixed(1)} KiB · ${v.created_at.slice(0, 10)} by ${v.pushed_by ?? "?"}</div></td></tr>`,
   );
   const boardRows = leaderboard.map(
     (

@@ -31,7 +31,7 @@ function message(m: ShownMessage): SafeHtml {
       html`<div class="small"><strong>tool call</strong> <code>${call.function?.name ?? "?"}</code><pre>${call.function?.arguments ?? ""}</pre></div>`,
   );
   const text = contentText(m.content);
-  return html`<div class="msg ${["user", "assistant", "tool", "system"].includes(role) ? role : ""}"><div class="role">${role}${m.tool_call_id ? ` · ${m.tool_call_id}` : ""}</div>
+  return html`<div class="msg ${["user", "assistant", "tool", "system"].includes(role) ? role : ""}"><div class="role">${role}${m.tool_call_id ? html` <code class="small">${m.tool_call_id}</code>` : ""}</div>
 ${text ? html`<pre>${text}</pre>` : ""}${calls}</div>`;
 }
 
