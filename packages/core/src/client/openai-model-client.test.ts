@@ -190,6 +190,17 @@ describe("OpenAIModelClient", () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("retries 3 times by default, even when options name maxRetries as undefined", async () => {
+    const { client, server } = await setup(
+      { reply: () => ({ type: "error", status: 500, message: "down" }) },
+      { maxRetries: undefined },
+    );
+    await expect(client.chat({ model: "scripted", messages, sampling: {} })).rejects.toBeInstanceOf(
+      ModelHttpError,
+    );
+    expect(server.requests).toHaveLength(4);
+  });
+
   it("throws EndpointUnreachableError once dropped connections exhaust the retries", async () => {
     const { client, server } = await setup({ reply: () => ({ type: "drop" }) }, { maxRetries: 1 });
     await expect(client.chat({ model: "scripted", messages, sampling: {} })).rejects.toBeInstanceOf(

@@ -63,7 +63,18 @@ export class OpenAIModelClient implements ModelClient {
   private readonly sdk: OpenAI;
 
   constructor(options: OpenAIModelClientOptions) {
-    this.options = { ...DEFAULTS, ...options } satisfies OpenAIModelClientOptions;
+    // `??` rather than a spread, so that a key present but undefined still gets its default.
+    this.options = {
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      apiKeyVar: options.apiKeyVar,
+      headers: options.headers ?? DEFAULTS.headers,
+      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+      retryDelayMs: options.retryDelayMs ?? DEFAULTS.retryDelayMs,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs,
+      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+    } satisfies OpenAIModelClientOptions;
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.chatUrl = `${this.baseUrl}/chat/completions`;
     // undici's own timeouts (300 s for headers and body) would cut long generations short; the
