@@ -1,6 +1,7 @@
 /** The vf program: every command, registered on one commander instance. */
 import { Command } from "commander";
 import { registerEval } from "./commands/eval/eval-command.ts";
+import { registerInit } from "./commands/init/init-command.ts";
 import type { Output } from "./terminal/output.ts";
 
 export const VERSION = "0.1.0";
@@ -23,6 +24,7 @@ Start here:
   vf init my-env                write a new environment package
   vf view                       browse saved runs`,
     );
+  registerInit(program, io);
   registerEval(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
   return program;
