@@ -1,11 +1,13 @@
-"""Writes the PyTorch parity fixture for the engine (packages/engine/test-fixtures/torch-parity.*).
+"""Writes the PyTorch parity fixture for the engine (packages/engine/test-fixtures/torch-parity.safetensors).
 
 Run with a Python that has torch (Debian: apt-get install python3-torch):
     /usr/bin/python3 packages/engine/scripts/make-torch-fixture.py
 
 For a tiny config it records: the initial weights, the logits of a batch, the cross-entropy loss and
 the gradient of every tensor, the masked importance-sampling loss and its gradients, and the weights
-after two AdamW steps with gradient clipping. parity.test.ts reads these without Python.
+after two AdamW steps with gradient clipping. Inputs are tensors too (token ids as exact floats);
+the config, the expected losses and the hyperparameters are JSON strings in the file's
+__metadata__. parity.test.ts reads it without Python.
 """
 
 import json
@@ -26,8 +28,8 @@ MASK_LOW, MASK_HIGH, TEMPERATURE = 0.125, 8.0, 0.8
 LR, WEIGHT_DECAY, CLIP = 1e-2, 0.1, 1.0
 
 
-def write_safetensors(path: pathlib.Path, tensors: dict):
-    header, blobs, offset = {}, [], 0
+def write_safetensors(path: pathlib.Path, tensors: dict, metadata: dict):
+    header, blobs, offset = {"__metadata__": metadata}, [], 0
     for name, t in tensors.items():
         data = t.detach().to(torch.float32).contiguous().numpy().astype("<f4").tobytes()
         header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [offset, offset + len(data)]}
@@ -94,26 +96,19 @@ def main():
     stepped = {f"adamw.param.{n}": p.detach().clone() for n, p in model.named_parameters()}
 
     OUT.mkdir(exist_ok=True)
-    write_safetensors(OUT / "torch-parity.safetensors", {**initial, "logits": logits.detach(), **ce_grads, **is_grads, **stepped})
-    pad = lambda row: [0.0] + [float(v) for v in row]  # position 0 holds no prediction
-    (OUT / "torch-parity.json").write_text(json.dumps({
-        "about": "written by packages/engine/scripts/make-torch-fixture.py; tensors in torch-parity.safetensors",
+    pad = lambda t: torch.cat([torch.zeros(B, 1), t], dim=1)  # position 0 holds no prediction
+    inputs_ = {"input.tokens": tokens.float(), "input.mask": mask, "input.sampler_logprobs": pad(sampler), "input.advantages": pad(adv)}
+    metadata = {
+        "about": "written by packages/engine/scripts/make-torch-fixture.py",
         "torch": torch.__version__,
-        "config": CONFIG,
-        "items": [
-            {
-                "tokens": tokens[b].tolist(),
-                "mask": [int(v) for v in mask[b].tolist()],
-                "samplerLogprobs": pad(sampler[b].tolist()),
-                "advantages": pad(adv[b].tolist()),
-            }
-            for b in range(B)
-        ],
-        "crossEntropy": {"loss": ce.item()},
-        "maskedImportanceSampling": {"loss": is_loss.item(), "maskLow": MASK_LOW, "maskHigh": MASK_HIGH, "temperature": TEMPERATURE},
-        "adamw": {"steps": 2, "learningRate": LR, "weightDecay": WEIGHT_DECAY, "gradClipNorm": CLIP, "beta1": 0.9, "beta2": 0.95, "eps": 1e-8},
-    }, indent=1) + "\n")
-    print(f"wrote {OUT}/torch-parity.safetensors and torch-parity.json (torch {torch.__version__})")
+        "config": json.dumps(CONFIG),
+        "cross_entropy": json.dumps({"loss": ce.item()}),
+        "masked_importance_sampling": json.dumps({"loss": is_loss.item(), "maskLow": MASK_LOW, "maskHigh": MASK_HIGH, "temperature": TEMPERATURE}),
+        "adamw": json.dumps({"steps": 2, "learningRate": LR, "weightDecay": WEIGHT_DECAY, "gradClipNorm": CLIP, "beta1": 0.9, "beta2": 0.95, "eps": 1e-8}),
+    }
+    tensors = {**inputs_, **initial, "logits": logits.detach(), **ce_grads, **is_grads, **stepped}
+    write_safetensors(OUT / "torch-parity.safetensors", tensors, metadata)
+    print(f"wrote {OUT}/torch-parity.safetensors (torch {torch.__version__})")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 /**
  * Parity with PyTorch (after llm.c's test_gpt2.c): the fixture written by
- * scripts/make-torch-fixture.py holds a tiny model's weights, its logits on a batch, the loss and
+ * scripts/make-torch-fixture.py (one safetensors file) holds a tiny model's weights, its logits on a batch, the loss and
  * gradient of every tensor under two losses, and the weights after two AdamW steps. Each tensor is
  * reported OK or NOT OK with its largest difference. Needs no Python: it reads the committed files.
  */
@@ -14,15 +14,13 @@ import { tensorSpecs } from "./params.ts";
 import { LocalTrainer } from "./trainer/local-trainer.ts";
 import type { BatchItem } from "./trainer/protocol.ts";
 
-const dir = new URL("../test-fixtures/", import.meta.url);
-const fixture = JSON.parse(readFileSync(new URL("torch-parity.json", dir), "utf8"));
-const { tensors } = decodeSafetensors(
-  readFileSync(new URL("torch-parity.safetensors", dir)),
-  "torch-parity.safetensors",
-);
-const config = parseModelConfig(fixture.config);
+const file = new URL("../test-fixtures/torch-parity.safetensors", import.meta.url);
+const { tensors, metadata } = decodeSafetensors(readFileSync(file), "torch-parity.safetensors");
+const config = parseModelConfig(JSON.parse(metadata.config!));
 const specs = tensorSpecs(config);
-const items: BatchItem[] = fixture.items;
+const crossEntropy = JSON.parse(metadata.cross_entropy!);
+const maskedIs = JSON.parse(metadata.masked_importance_sampling!);
+const adamw = JSON.parse(metadata.adamw!);
 
 function expected(name: string): Float32Array {
   const tensor = tensors.get(name);
@@ -58,6 +56,19 @@ function report(title: string, flat: Floats, prefix: string, tol: number): boole
   return lines.every((l) => l.ok);
 }
 
+/** The fixture's batch: rows of the (B, T) input tensors. */
+function fixtureItems(): BatchItem[] {
+  const [B, T] = tensors.get("input.tokens")!.shape as [number, number];
+  const row = (name: string, b: number): number[] => Array.from(expected(name).subarray(b * T, (b + 1) * T));
+  return Array.from({ length: B }, (_, b) => ({
+    tokens: row("input.tokens", b),
+    mask: row("input.mask", b) as (0 | 1)[],
+    samplerLogprobs: row("input.sampler_logprobs", b),
+    advantages: row("input.advantages", b),
+  }));
+}
+const items = fixtureItems();
+
 function freshTrainer(): LocalTrainer {
   const model = new Transformer(config);
   for (const spec of specs) model.params.set(expected(`param.${spec.name}`), spec.offset);
@@ -78,31 +89,29 @@ describe("parity with the PyTorch reference", () => {
   it("computes the same cross-entropy loss and gradients", async () => {
     const trainer = freshTrainer();
     const result = await trainer.forwardBackward(items, { type: "cross_entropy" });
-    console.log(`loss ${result.loss} (PyTorch ${fixture.crossEntropy.loss})`);
-    expect(result.loss).toBeCloseTo(fixture.crossEntropy.loss, 5);
+    console.log(`loss ${result.loss} (PyTorch ${crossEntropy.loss})`);
+    expect(result.loss).toBeCloseTo(crossEntropy.loss, 5);
     expect(report("cross-entropy gradients", trainer.model.grads, "ce.grad", 1e-5)).toBe(true);
   });
 
   it("computes the same masked importance-sampling loss and gradients", async () => {
     const trainer = freshTrainer();
-    const { maskLow, maskHigh, temperature } = fixture.maskedImportanceSampling;
+    const { maskLow, maskHigh, temperature } = maskedIs;
     const result = await trainer.forwardBackward(items, {
       type: "masked_importance_sampling",
       maskLow,
       maskHigh,
       temperature,
     });
-    console.log(
-      `loss ${result.loss} (PyTorch ${fixture.maskedImportanceSampling.loss}), masked share ${result.maskedShare}`,
-    );
-    expect(result.loss).toBeCloseTo(fixture.maskedImportanceSampling.loss, 5);
+    console.log(`loss ${result.loss} (PyTorch ${maskedIs.loss}), masked share ${result.maskedShare}`);
+    expect(result.loss).toBeCloseTo(maskedIs.loss, 5);
     expect(result.maskedShare).toBeGreaterThan(0);
     expect(report("masked importance-sampling gradients", trainer.model.grads, "is.grad", 1e-5)).toBe(true);
   });
 
   it("takes the same AdamW steps, with weight decay and gradient clipping", async () => {
     const trainer = freshTrainer();
-    const { steps, ...adam } = fixture.adamw;
+    const { steps, ...adam } = adamw;
     for (let step = 0; step < steps; step++) {
       await trainer.forwardBackward(items, { type: "cross_entropy" });
       await trainer.optimStep(adam);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseModelConfig } from "../config.ts";
-import { SequenceTooLongError } from "../errors.ts";
+import { SamplingError, SequenceTooLongError } from "../errors.ts";
 import { packSequences, Transformer } from "../model.ts";
 import { initParameters } from "../params.ts";
 import { SamplingParams, type SamplingParamsInput } from "../trainer/protocol.ts";
@@ -127,8 +127,12 @@ describe("the batch sampler", () => {
     expect(stopped![0]!.tokens).toEqual(free![0]!.tokens.slice(0, at + 1));
   });
 
-  it("rejects a prompt longer than the context", () => {
+  it("rejects a prompt longer than the context, or with ids outside the vocabulary", () => {
     const sampler = new BatchSampler(model());
     expect(() => sampler.add(new Array(25).fill(97), params())).toThrow(SequenceTooLongError);
+    expect(() => sampler.add([256, 999], params())).toThrow(SamplingError);
+    expect(() => sampler.add([256], params({ stopTokenIds: [-1] }))).toThrow(
+      /token id -1 is outside the vocabulary/,
+    );
   });
 });

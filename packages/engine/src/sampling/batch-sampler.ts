@@ -7,7 +7,7 @@
  * A sequence's tokens depend only on its prompt, its params and its seed, never on which other
  * sequences share its steps: every kernel works row by row and each sequence has its own generator.
  */
-import { EngineError, SequenceTooLongError } from "../errors.ts";
+import { SamplingError, SequenceTooLongError } from "../errors.ts";
 import type { Transformer } from "../model.ts";
 import { Rng } from "../rng.ts";
 import { type ByteTokenizer, tokenizer as byteTokenizer } from "../tokenizer/tokenizer.ts";
@@ -71,11 +71,11 @@ export class BatchSampler {
   add(prompt: readonly number[], params: SamplingParams, options: AddOptions = {}): number {
     const { maxSeqLen, vocabSize } = this.model.config;
     if (prompt.length === 0)
-      throw new EngineError("the prompt is empty: give at least one token (e.g. <|bos|>)");
+      throw new SamplingError("the prompt is empty: give at least one token (e.g. <|bos|>)");
     if (prompt.length > maxSeqLen) throw new SequenceTooLongError(prompt.length, maxSeqLen);
     for (const token of [...prompt, ...params.stopTokenIds]) {
       if (!Number.isInteger(token) || token < 0 || token >= vocabSize) {
-        throw new EngineError(
+        throw new SamplingError(
           `token id ${token} is outside the vocabulary of ${vocabSize}: use this model's tokenizer`,
         );
       }

@@ -2,7 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BatchError, CheckpointError } from "../errors.ts";
+import { BatchError, CheckpointError, SamplingError } from "../errors.ts";
 import { renderChat } from "../tokenizer/chat-template.ts";
 import { tokenizer } from "../tokenizer/tokenizer.ts";
 import { createLocalTrainer } from "./local-trainer.ts";
@@ -165,5 +165,26 @@ describe("the local trainer with worker threads", () => {
       for (const [t, lp] of row.entries()) expect(lp).toBeCloseTo(y.logprobs[i]![t]!, 5);
     }
     expect(x.numTokens).toBe(y.numTokens);
+  });
+});
+
+describe("sampling through the trainer", () => {
+  it("rejects a bad request with a SamplingError naming the field", async () => {
+    const trainer = await createLocalTrainer({ config });
+    const error = await trainer.sample({ prompts: [prompt], params: { topP: 0 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SamplingError);
+    expect((error as Error).message).toMatch(/invalid sample request: params\.topP: .*: fix these fields/);
+  });
+
+  it("gives numSamples completions per prompt, each from its own stream of the seed", async () => {
+    const trainer = await createLocalTrainer({ config, seed: 8 });
+    const { samples } = await trainer.sample({
+      prompts: [prompt, prompt],
+      numSamples: 3,
+      params: { maxTokens: 6, seed: 4 },
+    });
+    expect(samples.map((s) => s.length)).toEqual([3, 3]);
+    expect(samples[1]).toEqual(samples[0]); // same prompt, same seed: the same three completions
+    expect(new Set(samples[0]!.map((s) => s.tokens.join(","))).size).toBeGreaterThan(1);
   });
 });

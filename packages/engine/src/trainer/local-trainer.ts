@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import { loadCheckpoint, saveCheckpoint } from "../checkpoint/checkpoint.ts";
 import { type ModelConfig, type ModelConfigInput, parseModelConfig } from "../config.ts";
-import { BatchError, CheckpointError, EngineError } from "../errors.ts";
+import { BatchError, CheckpointError, EngineError, SamplingError } from "../errors.ts";
 import { allocFloats } from "../floats.ts";
 import { Transformer } from "../model.ts";
 import { AdamW } from "../optim/adamw.ts";
@@ -140,7 +140,7 @@ export class LocalTrainer implements Trainer {
 
   async sample(request: SampleRequestInput): Promise<SampleResult> {
     this.checkOpen();
-    const r = parseOrThrow(SampleRequest, request, "sample request");
+    const r = parseOrThrow(SampleRequest, request, "sample request", SamplingError);
     return { samples: sampleBatch(this.sampler, r.prompts, r.numSamples, r.params) };
   }
 
@@ -223,9 +223,14 @@ function metrics(
 }
 
 /** Parses a protocol value, throwing an EngineError that lists every bad field. */
-function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  what: string,
+  ErrorClass: new (message: string) => EngineError = EngineError,
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
-  throw new EngineError(`invalid ${what}: ${issues.join("; ")}: fix these fields`);
+  throw new ErrorClass(`invalid ${what}: ${issues.join("; ")}: fix these fields`);
 }
