@@ -131,8 +131,8 @@ describe("the batch sampler", () => {
     const sampler = new BatchSampler(model());
     expect(() => sampler.add(new Array(25).fill(97), params())).toThrow(SequenceTooLongError);
     expect(() => sampler.add([256, 999], params())).toThrow(SamplingError);
-    expect(() => sampler.add([256], params({ stopTokenIds: [-1] }))).toThrow(
-      /token id -1 is outside the vocabulary/,
+    expect(() => sampler.add([256], params({ stopTokenIds: [300] }))).toThrow(
+      /token id 300 is outside the vocabulary/,
     );
   });
 });
