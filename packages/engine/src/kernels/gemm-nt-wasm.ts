@@ -15,7 +15,7 @@
  * The order of every sum is the same in every tile shape, so a row's result never depends on the
  * other rows (sampling one sequence alone or among many gives bit-identical logits).
  */
-import { f32, op, type WasmFunction } from "./wasm-assembler.ts";
+import { f32, forStep, op, seq, type WasmFunction } from "./wasm-assembler.ts";
 
 // parameters
 const OUT = 0;
@@ -45,113 +45,86 @@ const va = 28; // A[r + i, k .. k+3]
 
 /** Address of row `i` after `base`: base + i · K · 4. */
 function rowAddress(base: number, i: number): number[] {
-  return i === 0
-    ? op.get(base)
-    : [...op.get(base), ...op.get(rowBytes), ...op.i32Const(i), ...op.i32Mul, ...op.i32Add];
+  return i === 0 ? op.get(base) : seq(op.get(base), op.get(rowBytes), op.i32Const(i), op.i32Mul, op.i32Add);
 }
 
 /** One tile of `rows` rows × `cols` columns. */
 function tile(rows: number, cols: number): number[] {
-  const code: number[] = [];
   const accOf = (i: number, j: number): number => vacc + i * 2 + j;
-  for (let i = 0; i < rows; i++)
-    for (let j = 0; j < cols; j++) code.push(...op.v128Zero, ...op.set(accOf(i, j)));
-  code.push(...op.get(A), ...op.get(r), ...op.get(rowBytes), ...op.i32Mul, ...op.i32Add, ...op.set(ap));
-  code.push(...op.get(B), ...op.get(q), ...op.get(rowBytes), ...op.i32Mul, ...op.i32Add, ...op.set(bp));
-  code.push(...op.i32Const(0), ...op.set(k));
-  // for (; k + 4 <= K; k += 4): four lanes of products per row pair
-  code.push(...op.block, ...op.loop);
-  code.push(...op.get(k), ...op.i32Const(4), ...op.i32Add, ...op.get(K), ...op.i32GtS, ...op.brIf(1));
-  for (let j = 0; j < cols; j++) code.push(...rowAddress(bp, j), ...op.v128Load(), ...op.set(vb + j));
+  const zero: number[][] = [];
+  const body: number[][] = [];
+  const finish: number[][] = [];
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) zero.push(op.v128Zero, op.set(accOf(i, j)));
+  // one step of four k: load B's row segments, then each row of A and multiply-add
+  for (let j = 0; j < cols; j++) body.push(rowAddress(bp, j), op.v128Load(), op.set(vb + j));
   for (let i = 0; i < rows; i++) {
-    code.push(...rowAddress(ap, i), ...op.v128Load(), ...op.set(va));
+    body.push(rowAddress(ap, i), op.v128Load(), op.set(va));
     for (let j = 0; j < cols; j++) {
-      code.push(...op.get(accOf(i, j)), ...op.get(va), ...op.get(vb + j), ...op.f32x4Mul, ...op.f32x4Add);
-      code.push(...op.set(accOf(i, j)));
+      const acc = accOf(i, j);
+      body.push(op.get(acc), op.get(va), op.get(vb + j), op.f32x4Mul, op.f32x4Add, op.set(acc));
     }
   }
-  code.push(...op.get(ap), ...op.i32Const(16), ...op.i32Add, ...op.set(ap));
-  code.push(...op.get(bp), ...op.i32Const(16), ...op.i32Add, ...op.set(bp));
-  code.push(...op.get(k), ...op.i32Const(4), ...op.i32Add, ...op.set(k), ...op.br(0), ...op.end, ...op.end);
-  // ap and bp now address column k of rows r and q, where the tail starts
+  body.push(
+    seq(op.get(ap), op.i32Const(16), op.i32Add, op.set(ap)),
+    seq(op.get(bp), op.i32Const(16), op.i32Add, op.set(bp)),
+  );
+  // ap and bp now address column k of rows r and q, where the K mod 4 tail starts
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
-      const lane = (l: number): number[] => [...op.get(accOf(i, j)), ...op.f32x4ExtractLane(l)];
-      code.push(
-        ...lane(0),
-        ...lane(1),
-        ...op.f32Add,
-        ...lane(2),
-        ...lane(3),
-        ...op.f32Add,
-        ...op.f32Add,
-        ...op.set(sum),
-      );
+      const lane = (l: number): number[] => seq(op.get(accOf(i, j)), op.f32x4ExtractLane(l));
+      finish.push(lane(0), lane(1), op.f32Add, lane(2), lane(3), op.f32Add, op.f32Add, op.set(sum));
       // for (t = k; t < K; t++) sum += A[r + i, t] · B[q + j, t]
-      code.push(...rowAddress(ap, i), ...op.set(tailA), ...rowAddress(bp, j), ...op.set(tailB));
-      code.push(...op.get(k), ...op.set(t));
-      code.push(...op.block, ...op.loop, ...op.get(t), ...op.get(K), ...op.i32GeS, ...op.brIf(1));
-      code.push(...op.get(tailA), ...op.f32Load(), ...op.get(tailB), ...op.f32Load(), ...op.f32Mul);
-      code.push(...op.get(sum), ...op.f32Add, ...op.set(sum));
-      code.push(...op.get(tailA), ...op.i32Const(4), ...op.i32Add, ...op.set(tailA));
-      code.push(...op.get(tailB), ...op.i32Const(4), ...op.i32Add, ...op.set(tailB));
-      code.push(
-        ...op.get(t),
-        ...op.i32Const(1),
-        ...op.i32Add,
-        ...op.set(t),
-        ...op.br(0),
-        ...op.end,
-        ...op.end,
+      const step = seq(
+        seq(
+          op.get(tailA),
+          op.f32Load(),
+          op.get(tailB),
+          op.f32Load(),
+          op.f32Mul,
+          op.get(sum),
+          op.f32Add,
+          op.set(sum),
+        ),
+        seq(op.get(tailA), op.i32Const(4), op.i32Add, op.set(tailA)),
+        seq(op.get(tailB), op.i32Const(4), op.i32Add, op.set(tailB)),
       );
-      // out[r + i, q + j] = sum (+ out)
-      code.push(...op.get(OUT), ...op.get(r), ...op.i32Const(i), ...op.i32Add, ...op.get(Q), ...op.i32Mul);
-      code.push(...op.get(q), ...op.i32Add, ...op.i32Const(j), ...op.i32Add, ...op.i32Const(4), ...op.i32Mul);
-      code.push(...op.i32Add, ...op.set(outp));
-      code.push(...op.get(outp), ...op.get(ACCUMULATE), ...op.ifValue(f32));
-      code.push(
-        ...op.get(outp),
-        ...op.f32Load(),
-        ...op.get(sum),
-        ...op.f32Add,
-        ...op.else,
-        ...op.get(sum),
-        ...op.end,
+      finish.push(rowAddress(ap, i), op.set(tailA), rowAddress(bp, j), op.set(tailB), op.get(k), op.set(t));
+      finish.push(forStep(t, 1, K, step));
+      // out[r + i, q + j] = sum, or out + sum when accumulating
+      finish.push(
+        op.get(OUT),
+        op.get(r),
+        op.i32Const(i),
+        op.i32Add,
+        op.get(Q),
+        op.i32Mul,
+        op.get(q),
+        op.i32Add,
       );
-      code.push(...op.f32Store());
+      finish.push(op.i32Const(j), op.i32Add, op.i32Const(4), op.i32Mul, op.i32Add, op.set(outp));
+      finish.push(op.get(outp), op.get(ACCUMULATE), op.ifValue(f32), op.get(outp), op.f32Load(), op.get(sum));
+      finish.push(op.f32Add, op.else, op.get(sum), op.end, op.f32Store());
     }
   }
-  return code;
+  return seq(
+    ...zero,
+    seq(op.get(A), op.get(r), op.get(rowBytes), op.i32Mul, op.i32Add, op.set(ap)), // ap = a + r·K·4
+    seq(op.get(B), op.get(q), op.get(rowBytes), op.i32Mul, op.i32Add, op.set(bp)), // bp = b + q·K·4
+    seq(op.i32Const(0), op.set(k)),
+    forStep(k, 4, K, seq(...body)),
+    ...finish,
+  );
 }
 
-/** `for (; counter + step <= limit; counter += step) body` */
-function stepLoop(counter: number, step: number, limit: number, body: number[]): number[] {
-  return [
-    ...op.block,
-    ...op.loop,
-    ...[
-      ...op.get(counter),
-      ...op.i32Const(step),
-      ...op.i32Add,
-      ...op.get(limit),
-      ...op.i32GtS,
-      ...op.brIf(1),
-    ],
-    ...body,
-    ...[...op.get(counter), ...op.i32Const(step), ...op.i32Add, ...op.set(counter), ...op.br(0)],
-    ...op.end,
-    ...op.end,
-  ];
-}
-
-function rowBlock(height: number): number[] {
-  const columns = [
-    ...op.i32Const(0),
-    ...op.set(q),
-    ...stepLoop(q, 2, Q, tile(height, 2)),
-    ...stepLoop(q, 1, Q, tile(height, 1)),
-  ];
-  return stepLoop(r, height, R, columns);
+/** Rows in blocks of `height`, each row block in 2- and 1-column tiles. */
+function rowBlocks(height: number): number[] {
+  const columns = seq(
+    op.i32Const(0),
+    op.set(q),
+    forStep(q, 2, Q, tile(height, 2)),
+    forStep(q, 1, Q, tile(height, 1)),
+  );
+  return forStep(r, height, R, columns);
 }
 
 /** gemmNT(out, a, b, R, Q, K, accumulate): out (R, Q) (+)= A · Bᵀ. */
@@ -159,10 +132,14 @@ export const gemmNTFunction: WasmFunction = {
   name: "gemmNT",
   params: 7,
   locals: { i32: 10, f32: 1, v128: 11 },
-  body: [
-    ...[...op.get(K), ...op.i32Const(4), ...op.i32Mul, ...op.set(rowBytes)],
-    ...[...op.i32Const(0), ...op.set(r)],
-    ...rowBlock(4),
-    ...rowBlock(1),
-  ],
+  body: seq(
+    op.get(K),
+    op.i32Const(4),
+    op.i32Mul,
+    op.set(rowBytes),
+    op.i32Const(0),
+    op.set(r),
+    rowBlocks(4),
+    rowBlocks(1),
+  ),
 };

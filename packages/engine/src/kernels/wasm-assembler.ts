@@ -82,6 +82,29 @@ export const op = {
   f32x4Mul: simd(0xe6),
 };
 
+/** Instructions in order, as one byte array: `seq(op.get(0), op.i32Const(4), op.i32Mul)`. */
+export function seq(...instructions: number[][]): number[] {
+  return instructions.flat();
+}
+
+/** `for (; counter + step <= limit; counter += step) { body }` over i32 locals `counter` and `limit`. */
+export function forStep(counter: number, step: number, limit: number, body: number[]): number[] {
+  return seq(
+    op.block,
+    op.loop,
+    seq(op.get(counter), op.i32Const(step), op.i32Add, op.get(limit), op.i32GtS, op.brIf(1)),
+    body,
+    seq(op.get(counter), op.i32Const(step), op.i32Add, op.set(counter), op.br(0)),
+    op.end,
+    op.end,
+  );
+}
+
+/** `local += other` for i32 locals. */
+export function addLocal(local: number, other: number): number[] {
+  return seq(op.get(local), op.get(other), op.i32Add, op.set(local));
+}
+
 /** One exported function: its i32 parameters, its locals by type, and its body (without the final end). */
 export interface WasmFunction {
   name: string;
