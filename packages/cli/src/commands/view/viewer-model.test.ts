@@ -1,0 +1,82 @@
+import { join } from "node:path";
+import { listRuns } from "@vf/core";
+import { describe, expect, it } from "vitest";
+import { renderViewer } from "./render-viewer.ts";
+import { initialState, type Key, press, type ViewerState } from "./viewer-model.ts";
+
+const fixtures = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "..",
+  "..",
+  "..",
+  "..",
+  "shared",
+  "fixtures",
+  "verifiers-outputs",
+);
+const size = { width: 120, height: 40, color: false };
+
+async function pressAll(state: ViewerState, keys: Key[]): Promise<ViewerState> {
+  for (const key of keys) state = await press(state, key, 10);
+  return state;
+}
+
+const screenText = (state: ViewerState) => renderViewer(state, size).join("\n");
+
+describe("vf view", () => {
+  it("lists the Python-written runs, opens one, and shows a conversation with its tool calls and results", async () => {
+    let state = initialState(await listRuns(fixtures));
+    expect(screenText(state)).toMatch(/vf view · 4 runs/);
+    expect(screenText(state)).toContain("math-python");
+
+    state = await pressAll(state, [
+      { char: "/" },
+      { char: "m" },
+      { char: "a" },
+      { char: "t" },
+      { char: "h" },
+      "enter",
+    ]);
+    expect(screenText(state)).toMatch(/1 run matching "math"/);
+
+    state = await pressAll(state, ["enter"]);
+    expect(screenText(state)).toMatch(/math-python · gpt-4.1-mini · 15 rollouts/);
+    expect(screenText(state)).toMatch(/› #0\.0 {2}reward 1/);
+
+    state = await pressAll(state, ["down", "down", "down", "down", "down", "enter"]);
+    const conversation = renderViewer(state, { ...size, height: 200 }).join("\n");
+    expect(conversation).toMatch(/example 1 · rollout 2 · reward 0/);
+    expect(conversation).toContain("→ python [call_");
+    expect(conversation).toContain("tool result (call_");
+
+    state = await pressAll(state, ["back", "back"]);
+    expect(screenText(state)).toMatch(/vf view · 1 run matching/);
+    state = await pressAll(state, [{ char: "q" }]);
+    expect(state.quit).toBe(true);
+  });
+
+  it("scrolls a long conversation and pages through it", async () => {
+    let state = initialState(await listRuns(join(fixtures, "evals", "wordle--gpt-4.1-mini")));
+    state = await pressAll(state, ["enter", "enter"]);
+    const first = screenText(state);
+    state = await pressAll(state, [{ char: " " }]);
+    expect(screenText(state)).not.toBe(first);
+    state = await pressAll(state, ["home"]);
+    expect(screenText(state)).toBe(first);
+  });
+
+  it("filters rollouts by text in their conversation", async () => {
+    let state = initialState(await listRuns(join(fixtures, "evals", "wordle--gpt-4.1-mini")));
+    state = await pressAll(state, [
+      "enter",
+      "search",
+      ...[..."zzzz-not-there"].map((char) => ({ char })),
+      "enter",
+    ]);
+    expect(screenText(state)).toContain("nothing matches");
+    state = await pressAll(state, ["search", "enter"]);
+    expect(screenText(state)).toMatch(/› #0\.0/);
+  });
+});
