@@ -20,7 +20,7 @@
  */
 import type { ModelConfig } from "./config.ts";
 import { EngineError } from "./errors.ts";
-import { allocFloats, type DType, type Floats } from "./floats.ts";
+import { allocFloats, type DType, dtypeOf, type Floats } from "./floats.ts";
 import { matmul } from "./kernels/matmul.ts";
 import { type ModelTensors, parameterCount, tensorViews } from "./params.ts";
 
@@ -531,7 +531,7 @@ class Activations {
 
 /** Options of a Transformer: its dtype, and existing buffers to compute on (e.g. shared memory). */
 export interface TransformerOptions {
-  /** Element type of every buffer (default "f32"; "f64" is for gradient checks). */
+  /** Element type of every buffer (default: that of `params`, else "f32"; "f64" is for gradient checks). */
   dtype?: DType;
   /** Flat parameter buffer of P floats (default: zeros; fill it with initParameters or a checkpoint). */
   params?: Floats;
@@ -554,8 +554,15 @@ export class Transformer {
   private acts: Activations | null = null;
 
   constructor(config: ModelConfig, options: TransformerOptions = {}) {
-    const dtype = options.dtype ?? "f32";
+    const dtype = options.dtype ?? (options.params ? dtypeOf(options.params) : "f32");
     const P = parameterCount(config);
+    for (const buffer of [options.params, options.grads]) {
+      if (buffer !== undefined && dtypeOf(buffer) !== dtype) {
+        throw new EngineError(
+          `a ${dtypeOf(buffer)} buffer was given to a ${dtype} model: allocate it with allocFloats("${dtype}", ...)`,
+        );
+      }
+    }
     this.config = config;
     this.dtype = dtype;
     this.params = options.params ?? allocFloats(dtype, P);

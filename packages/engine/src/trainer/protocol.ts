@@ -212,7 +212,10 @@ export type SaveWeightsResult = z.infer<typeof SaveWeightsResult>;
 
 /** The trainer primitives. All are async so an HTTP backend has the same shape as the in-process one. */
 export interface Trainer {
-  /** Runs the batch, accumulates the gradient of `loss`, and reports its metrics. */
+  /**
+   * Runs the batch, accumulates the gradient of `loss`, and reports its metrics. The loss is the mean
+   * over this call's trained tokens; several calls before one optimStep add their gradients.
+   */
   forwardBackward(batch: Batch, loss: LossInput): Promise<ForwardBackwardResult>;
   /** Runs the batch and reports the metrics of `loss` without touching the gradients. */
   forward(batch: Batch, loss: LossInput): Promise<ForwardBackwardResult>;
