@@ -47,6 +47,11 @@ function kernelWithRoom(floats: number): Kernel {
   return kernel;
 }
 
+/** n rounded up to a multiple of 4 (floats), so each operand starts 16-byte aligned. */
+function roundUp4(n: number): number {
+  return (n + 3) & ~3;
+}
+
 /**
  * out (R, Q) = op(a) · op(b), or out += when `accumulate`; op(a) is a (R, K), or aᵀ for a (K, R)
  * when `transA`; op(b) is b (K, Q), or bᵀ for b (Q, K) when `transB`. Not both transposed.
@@ -66,19 +71,16 @@ export function matmulWasm(
     throw new EngineError("matmulWasm takes at most one transposed operand: transpose one of them first");
   }
   // heap layout: [ A (rows·inner) | B (inner·cols) | out (rows·cols) ], each 16-byte aligned
-  const round4 = (n: number): number => (n + 3) & ~3;
   const aAt = 0;
-  const bAt = round4(rows * inner);
-  const outAt = bAt + round4(inner * cols);
+  const bAt = roundUp4(rows * inner);
+  const outAt = bAt + roundUp4(inner * cols);
   const { heap, gemm, gemmNT } = kernelWithRoom(outAt + rows * cols);
   heap.set(a.subarray(0, rows * inner), aAt);
   heap.set(b.subarray(0, inner * cols), bAt);
   if (accumulate) heap.set(out.subarray(0, rows * cols), outAt);
-  if (transB) {
-    gemmNT(outAt * 4, aAt * 4, bAt * 4, rows, cols, inner, accumulate ? 1 : 0);
-  } else {
-    const [rowStride, colStride] = transA ? [4, rows * 4] : [inner * 4, 4];
-    gemm(outAt * 4, aAt * 4, bAt * 4, rows, cols, inner, rowStride, colStride, accumulate ? 1 : 0);
-  }
+  const acc = accumulate ? 1 : 0;
+  if (transB) gemmNT(outAt * 4, aAt * 4, bAt * 4, rows, cols, inner, acc);
+  else if (transA) gemm(outAt * 4, aAt * 4, bAt * 4, rows, cols, inner, 4, rows * 4, acc);
+  else gemm(outAt * 4, aAt * 4, bAt * 4, rows, cols, inner, inner * 4, 4, acc);
   out.set(heap.subarray(outAt, outAt + rows * cols));
 }

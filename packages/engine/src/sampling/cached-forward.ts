@@ -127,8 +127,10 @@ export class CachedForward {
           const src = (row + i) * 3 * C;
           for (let h = 0; h < H; h++) {
             const dst = (h * cap + cache.length + i) * D;
-            keys.set(b.qkv.subarray(src + C + h * D, src + C + (h + 1) * D), dst);
-            values.set(b.qkv.subarray(src + 2 * C + h * D, src + 2 * C + (h + 1) * D), dst);
+            for (let d = 0; d < D; d++) {
+              keys[dst + d] = b.qkv[src + C + h * D + d]!;
+              values[dst + d] = b.qkv[src + 2 * C + h * D + d]!;
+            }
           }
         }
         // each new row attends over its past and itself, with the training forward's kernels
