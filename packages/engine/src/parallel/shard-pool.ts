@@ -114,8 +114,28 @@ export class ShardPool {
   }
 
   /** Runs shard i on worker i (at most `size` shards); resolves with their results in order. */
-  run(shards: readonly BatchItem[][], loss: Loss, withGrad: boolean, scale: number): Promise<ShardResult[]> {
-    if (this.broken !== null) return Promise.reject(this.broken);
+  async run(
+    shards: readonly BatchItem[][],
+    loss: Loss,
+    withGrad: boolean,
+    scale: number,
+  ): Promise<ShardResult[]> {
+    if (this.broken !== null) throw this.broken;
+    // a running task keeps the process alive; an idle pool does not
+    for (const worker of this.workers) worker.ref();
+    try {
+      return await this.dispatch(shards, loss, withGrad, scale);
+    } finally {
+      for (const worker of this.workers) worker.unref();
+    }
+  }
+
+  private dispatch(
+    shards: readonly BatchItem[][],
+    loss: Loss,
+    withGrad: boolean,
+    scale: number,
+  ): Promise<ShardResult[]> {
     return Promise.all(
       shards.map(
         (items, i) =>
