@@ -19,6 +19,7 @@ export {
   TensorMismatchError,
 } from "./errors.ts";
 export type { DType, Floats } from "./floats.ts";
+export { allocFloats } from "./floats.ts";
 export type { LossSums, LossTargets } from "./losses/loss.ts";
 export { evaluateLoss } from "./losses/loss.ts";
 export type { PackedBatch, TransformerOptions } from "./model.ts";
