@@ -119,6 +119,21 @@ describe("environment routes", () => {
     expect((await jsonOf(deleted)).data).toEqual({ deleted: "ada/echo@1.1.0" });
   });
 
+  it("changes visibility: private hides the environment from others at once", async () => {
+    const patched = await jsonOf(
+      await hub.call("PATCH", "/api/v1/envs/ada/echo", { key: ada, json: { visibility: "private" } }),
+    );
+    expect(patched.data.visibility).toBe("private");
+    expect((await hub.call("GET", "/api/v1/envs/ada/echo")).status).toBe(404);
+    expect((await hub.call("GET", "/api/v1/envs/ada/echo", { key: ada })).status).toBe(200);
+    const typo = await jsonOf(
+      await hub.call("PATCH", "/api/v1/envs/ada/echo", { key: ada, json: { visibility: "secret" } }),
+    );
+    expect(typo.error).toMatchObject({ code: "validation_failed", details: { field: "visibility" } });
+    await hub.call("PATCH", "/api/v1/envs/ada/echo", { key: ada, json: { visibility: "public" } });
+    expect((await hub.call("GET", "/api/v1/envs/ada/echo")).status).toBe(200);
+  });
+
   it("publishes an OpenAPI document generated from the schemas", async () => {
     const doc = await jsonOf(await hub.call("GET", "/api/v1/openapi.json"));
     expect(doc.openapi).toBe("3.1.0");
