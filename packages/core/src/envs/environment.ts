@@ -33,6 +33,11 @@ export interface EnvironmentOptions<Data> {
   parser?: Parser;
   /** Sampling defaults of this environment; the caller's sampling args override them. */
   sampling?: SamplingArgs;
+  /**
+   * How a perfect model would answer a row (for supervised fine-tuning from the environment, and
+   * for tests that show the reward's top). Default: one assistant message holding the row's answer.
+   */
+  referenceCompletion?: (input: RolloutInput) => Messages;
 }
 
 /** What a rollout needs from its caller. */
@@ -76,6 +81,7 @@ export abstract class Environment<Data = Record<string, unknown>> {
   envArgs: Record<string, unknown> = {};
   protected readonly cleanups = new OrderedHooks<CleanupFn<Data>>();
   protected readonly teardowns = new OrderedHooks<TeardownFn>();
+  private readonly reference: ((input: RolloutInput) => Messages) | undefined;
   private readonly datasetSource: DatasetSource | undefined;
   private readonly evalDatasetSource: DatasetSource | undefined;
   private readonly loaded = new Map<"train" | "eval", Promise<Dataset>>();
@@ -89,6 +95,7 @@ export abstract class Environment<Data = Record<string, unknown>> {
     this.systemPrompt = options.systemPrompt;
     this.fewShot = options.fewShot;
     this.sampling = options.sampling ?? {};
+    this.reference = options.referenceCompletion;
     const rubricParser = options.rubric instanceof Rubric ? options.rubric.parser : undefined;
     this.parser = options.parser ?? rubricParser ?? new Parser();
     this.rubric = options.rubric ?? new Rubric<Data>({ parser: this.parser });
@@ -96,6 +103,11 @@ export abstract class Environment<Data = Record<string, unknown>> {
 
   /** Runs one rollout to its end and returns its state (unscored). Never throws for rollout errors. */
   abstract rollout(input: RolloutInput, ctx: RolloutContext): Promise<RolloutState<Data>>;
+
+  /** The completion a perfect model would give for this row (see `referenceCompletion`). */
+  referenceCompletion(input: RolloutInput): Messages {
+    return this.reference ? this.reference(input) : [{ role: "assistant", content: input.answer }];
+  }
 
   /** The tools offered to the model by default (rows may override with `info.tool_defs`). */
   toolDefs(): ToolDefinition[] {
