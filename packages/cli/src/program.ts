@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import { registerEval } from "./commands/eval/eval-command.ts";
 import { registerInit } from "./commands/init/init-command.ts";
+import { registerSetup } from "./commands/setup/setup-command.ts";
 import { registerView } from "./commands/view/view-command.ts";
 import type { Output } from "./terminal/output.ts";
 
@@ -28,6 +29,7 @@ Start here:
   registerInit(program, io);
   registerEval(program, io, setExit);
   registerView(program, io);
+  registerSetup(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

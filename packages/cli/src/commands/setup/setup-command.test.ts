@@ -1,0 +1,41 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadEndpointRegistry } from "@vf/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { setupWorkspace } from "./setup-command.ts";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vf-setup-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("vf setup", () => {
+  it("writes an endpoint registry that parses, with every example commented out", async () => {
+    const results = await setupWorkspace(dir, false);
+    expect(results[0]).toEqual({ path: join("configs", "endpoints.toml"), outcome: "wrote" });
+    const registry = await loadEndpointRegistry(join(dir, "configs", "endpoints.toml"));
+    expect(registry.ids()).toEqual([]);
+    const text = await readFile(join(dir, "configs", "endpoints.toml"), "utf8");
+    expect(text).toContain('# url = "https://api.openai.com/v1"');
+    expect(text).toContain("vf serve");
+  });
+
+  it("keeps a file the user changed unless forced, and leaves identical files alone", async () => {
+    await setupWorkspace(dir, false);
+    const endpoints = join(dir, "configs", "endpoints.toml");
+    await writeFile(endpoints, "# mine\n");
+    const again = await setupWorkspace(dir, false);
+    expect(again.find((r) => r.path.endsWith("endpoints.toml"))?.outcome).toBe("kept");
+    expect(
+      again.filter((r) => !r.path.endsWith("endpoints.toml")).every((r) => r.outcome === "unchanged"),
+    ).toBe(true);
+    expect(await readFile(endpoints, "utf8")).toBe("# mine\n");
+    const forced = await setupWorkspace(dir, true);
+    expect(forced.find((r) => r.path.endsWith("endpoints.toml"))?.outcome).toBe("overwrote");
+    expect(await readFile(endpoints, "utf8")).not.toBe("# mine\n");
+  });
+});

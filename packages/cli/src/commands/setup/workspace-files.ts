@@ -1,0 +1,92 @@
+/**
+ * The starting files `vf setup` writes into a workspace, as `prime lab setup` does for Python users:
+ * an endpoint registry with commented examples, one eval config per bundled environment, and the
+ * shipped training configs.
+ */
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { listEnvironments } from "@vf/core";
+
+/** A file to write, relative to the workspace. */
+export interface WorkspaceFile {
+  path: string;
+  content: string;
+}
+
+const SHIPPED_CONFIGS = fileURLToPath(new URL("../../../../../configs/", import.meta.url));
+
+export const ENDPOINTS_TOML = `# Model endpoints for vf eval -m <endpoint_id> and vf train.
+# Each [[endpoint]] row names an OpenAI-compatible server. Several rows with one endpoint_id are
+# replicas, used in turn (one per group of rollouts). "key" is the NAME of the variable holding the
+# API key, never the key itself; leave it out for local servers.
+#
+# OpenAI:
+# [[endpoint]]
+# endpoint_id = "gpt-4.1-mini"
+# model = "gpt-4.1-mini"
+# url = "https://api.openai.com/v1"
+# key = "OPENAI_API_KEY"
+#
+# A local vLLM server (vllm serve Qwen/Qwen3-0.6B --port 8000), with two replicas:
+# [[endpoint]]
+# endpoint_id = "qwen3"
+# model = "Qwen/Qwen3-0.6B"
+# url = "http://127.0.0.1:8000/v1"
+# [[endpoint]]
+# endpoint_id = "qwen3"
+# model = "Qwen/Qwen3-0.6B"
+# url = "http://127.0.0.1:8001/v1"
+#
+# vf's own engine (vf serve --port 8100):
+# [[endpoint]]
+# endpoint_id = "local"
+# model = "vf-builtin"
+# url = "http://127.0.0.1:8100/v1"
+`;
+
+/** Every file setup would write, in order. */
+export async function workspaceFiles(): Promise<WorkspaceFile[]> {
+  const files: WorkspaceFile[] = [{ path: join("configs", "endpoints.toml"), content: ENDPOINTS_TOML }];
+  const bundled = listEnvironments()
+    .filter((env) => env.packageJson.name.startsWith("@vf-env/"))
+    .map((env) => env.packageJson);
+  const seen = new Set<string>();
+  for (const pkg of bundled.sort((a, b) => a.vf.id.localeCompare(b.vf.id))) {
+    if (seen.has(pkg.vf.id)) continue;
+    seen.add(pkg.vf.id);
+    files.push({ path: join("configs", "eval", `${pkg.vf.id}.toml`), content: evalConfig(pkg.vf) });
+  }
+  const trainDir = join(SHIPPED_CONFIGS, "train");
+  if (existsSync(trainDir)) {
+    for (const name of (await readdir(trainDir)).filter((n) => n.endsWith(".toml")).sort()) {
+      files.push({
+        path: join("configs", "train", name),
+        content: await readFile(join(trainDir, name), "utf8"),
+      });
+    }
+  }
+  return files;
+}
+
+function evalConfig(vf: {
+  id: string;
+  description?: string | undefined;
+  numExamples?: number | undefined;
+  rolloutsPerExample?: number | undefined;
+}): string {
+  return `# vf eval configs/eval/${vf.id}.toml -s
+# ${vf.description ?? vf.id}
+# Leave model out to use the built-in local model, or name an endpoint_id of configs/endpoints.toml.
+# model = "gpt-4.1-mini"
+num_examples = ${vf.numExamples ?? 20}
+rollouts_per_example = ${vf.rolloutsPerExample ?? 3}
+
+[[eval]]
+id = "${vf.id}"
+# args = {}            # arguments of the environment's loadEnvironment
+# [eval.sampling]
+# temperature = 0.7
+`;
+}
