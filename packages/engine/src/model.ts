@@ -14,7 +14,6 @@
  *   N  rows of a packed batch (input tokens of all sequences, end to end)
  *   S  sequences; sequence s owns rows seqStarts[s] .. seqStarts[s] + T - 1, T = seqLens[s]
  *   M  output rows: the rows whose next-token logits are wanted
- *   A  attention cells: Σ over sequences of H · T², the (T, T) probabilities of every head
  *   C  channels (dModel)    H  heads    D = C/H head size    F  MLP width (dFF)
  *   V  vocabulary           L  layers   P  parameters
  */
@@ -192,9 +191,10 @@ export function ropeApply(
 // Causal multi-head attention: softmax(q·kᵀ / sqrt(D)) · v over keys 0..t
 //
 // Computed per sequence and head as matrix products on contiguous copies of the head's q, k, v
-// (T, D), so it runs on the SIMD kernels: P = softmax(Q·Kᵀ) (T, T), out = P·V. Sampling computes
-// each new row the same way against its KV cache (cached-forward.ts), with the same kernels and
-// the same softmaxRow, so its logits equal the training forward's bit for bit.
+// (T, D), so it runs on the SIMD kernels: P = softmax(Q·Kᵀ) (T, T), out = P·V. The backward pass
+// recomputes P rather than keeping it, so memory grows with T, not T² per head and sequence.
+// Sampling computes each new row the same way against its KV cache (cached-forward.ts), with the
+// same kernels and the same softmaxRow, so its logits equal the training forward's bit for bit.
 
 /** row[off .. off+n) = softmax(scale · row[off .. off+n)), in place. */
 export function softmaxRow(row: Floats, off: number, n: number, scale: number): void {
@@ -246,16 +246,6 @@ function scatterHead(
   }
 }
 
-/** Where each sequence's attention probabilities start in the (A) buffer; returns A = Σ H·T². */
-export function attentionOffsets(out: Int32Array, seqLens: Int32Array, S: number, H: number): number {
-  let a = 0;
-  for (let s = 0; s < S; s++) {
-    out[s] = a;
-    a += H * seqLens[s]! * seqLens[s]!;
-  }
-  return a;
-}
-
 /** Per-head scratch of attention, for sequences up to maxSeqLen. */
 export interface AttentionScratch {
   qh: Floats; // (T, D)
@@ -265,9 +255,11 @@ export interface AttentionScratch {
   dqh: Floats; // (T, D)
   dkh: Floats; // (T, D)
   dvh: Floats; // (T, D)
+  p: Floats; // (T, T) probabilities, zero above the diagonal
   ds: Floats; // (T, T) gradient of the scores
 }
 
+/** Attention scratch for sequences up to the model's maxSeqLen. */
 export function attentionScratch(config: ModelConfig, dtype: DType): AttentionScratch {
   const T = config.maxSeqLen;
   const D = config.dModel / config.nHeads;
@@ -280,37 +272,40 @@ export function attentionScratch(config: ModelConfig, dtype: DType): AttentionSc
     dqh: f(T * D),
     dkh: f(T * D),
     dvh: f(T * D),
+    p: f(T * T),
     ds: f(T * T),
   };
 }
 
-/** out (N, C) and att (A), each head's (T, T) probabilities with zeros above the diagonal, from qkv (N, 3C). */
+/** sc.p (T, T) = softmax(scale · Q·Kᵀ) of the head in sc.qh, sc.kh, with zeros above the diagonal. */
+function attentionProbs(sc: AttentionScratch, T: number, D: number): void {
+  const scale = 1 / Math.sqrt(D);
+  matmul(sc.p, sc.qh, sc.kh, T, T, D, false, true, false); // scores q_t · k_j
+  for (let t = 0; t < T; t++) {
+    softmaxRow(sc.p, t * T, t + 1, scale);
+    sc.p.fill(0, t * T + t + 1, (t + 1) * T); // causal: no weight on later keys
+  }
+}
+
+/** out (N, C) from qkv (N, 3C) whose q and k are rotated. */
 export function attentionForward(
   out: Floats,
-  att: Floats,
   qkv: Floats,
   batch: PackedBatch,
-  attOffsets: Int32Array,
   C: number,
   H: number,
   sc: AttentionScratch,
 ): void {
   const D = C / H;
-  const scale = 1 / Math.sqrt(D);
   for (let s = 0; s < batch.seqStarts.length; s++) {
     const start = batch.seqStarts[s]!;
     const T = batch.seqLens[s]!;
     for (let h = 0; h < H; h++) {
-      const p = att.subarray(attOffsets[s]! + h * T * T, attOffsets[s]! + (h + 1) * T * T); // (T, T)
       gatherHead(sc.qh, qkv, start, T, 3 * C, h * D, D);
       gatherHead(sc.kh, qkv, start, T, 3 * C, C + h * D, D);
       gatherHead(sc.vh, qkv, start, T, 3 * C, 2 * C + h * D, D);
-      matmul(p, sc.qh, sc.kh, T, T, D, false, true, false); // scores q_t · k_j
-      for (let t = 0; t < T; t++) {
-        softmaxRow(p, t * T, t + 1, scale);
-        p.fill(0, t * T + t + 1, (t + 1) * T); // causal: no weight on later keys
-      }
-      matmul(sc.oh, p, sc.vh, T, D, T, false, false, false);
+      attentionProbs(sc, T, D);
+      matmul(sc.oh, sc.p, sc.vh, T, D, T, false, false, false);
       scatterHead(out, sc.oh, start, T, C, h * D, D);
     }
   }
@@ -320,10 +315,8 @@ export function attentionForward(
 export function attentionBackward(
   dqkv: Floats,
   dout: Floats,
-  att: Floats,
   qkv: Floats,
   batch: PackedBatch,
-  attOffsets: Int32Array,
   C: number,
   H: number,
   sc: AttentionScratch,
@@ -334,11 +327,12 @@ export function attentionBackward(
     const start = batch.seqStarts[s]!;
     const T = batch.seqLens[s]!;
     for (let h = 0; h < H; h++) {
-      const p = att.subarray(attOffsets[s]! + h * T * T, attOffsets[s]! + (h + 1) * T * T); // (T, T)
       gatherHead(sc.qh, qkv, start, T, 3 * C, h * D, D);
       gatherHead(sc.kh, qkv, start, T, 3 * C, C + h * D, D);
       gatherHead(sc.vh, qkv, start, T, 3 * C, 2 * C + h * D, D);
       gatherHead(sc.oh, dout, start, T, C, h * D, D);
+      attentionProbs(sc, T, D); // the forward's P, recomputed bit for bit
+      const p = sc.p;
       // through out = P·V: dP = dout·Vᵀ, dV = Pᵀ·dout
       matmul(sc.ds, sc.oh, sc.vh, T, T, D, false, true, false);
       matmul(sc.dvh, p, sc.oh, T, D, T, true, false, false);
@@ -458,7 +452,6 @@ interface LayerActivations {
   ln1: Floats; // (N, C)
   ln1Rstd: Floats; // (N)
   qkv: Floats; // (N, 3C), q and k rotated
-  att: Floats; // (A) each head's (T, T) probabilities
   atty: Floats; // (N, C)
   resid2: Floats; // (N, C) block input + attention
   ln2: Floats; // (N, C)
@@ -470,10 +463,9 @@ interface LayerActivations {
 
 /** Every buffer of a forward and backward pass, allocated once for a capacity and reused. */
 class Activations {
-  readonly capacity: { N: number; M: number; A: number; S: number };
+  readonly capacity: { N: number; M: number };
   readonly residuals: Floats[]; // L+1 × (N, C): the residual stream entering each block, then the output
   readonly layers: LayerActivations[];
-  readonly attOffsets: Int32Array; // (S)
   readonly hIn: Floats; // (M, C) final residual at the output rows
   readonly lnfRstd: Floats; // (M)
   readonly hOut: Floats; // (M, C) after the final norm
@@ -489,16 +481,15 @@ class Activations {
   readonly dhIn: Floats; // (M, C)
   readonly attScratch: AttentionScratch;
 
-  constructor(config: ModelConfig, dtype: DType, N: number, M: number, A: number, S: number) {
+  constructor(config: ModelConfig, dtype: DType, N: number, M: number) {
     const { dModel: C, dFF: F, vocabSize: V, nLayers: L } = config;
     const f = (n: number): Floats => allocFloats(dtype, n);
-    this.capacity = { N, M, A, S };
+    this.capacity = { N, M };
     this.residuals = Array.from({ length: L + 1 }, () => f(N * C));
     this.layers = Array.from({ length: L }, () => ({
       ln1: f(N * C),
       ln1Rstd: f(N),
       qkv: f(N * 3 * C),
-      att: f(A),
       atty: f(N * C),
       resid2: f(N * C),
       ln2: f(N * C),
@@ -507,7 +498,6 @@ class Activations {
       sig: f(N * F),
       act: f(N * F),
     }));
-    this.attOffsets = new Int32Array(S);
     this.hIn = f(M * C);
     this.lnfRstd = f(M);
     this.hOut = f(M * C);
@@ -523,9 +513,8 @@ class Activations {
     this.attScratch = attentionScratch(config, dtype);
   }
 
-  fits(N: number, M: number, A: number, S: number): boolean {
-    const c = this.capacity;
-    return N <= c.N && M <= c.M && A <= c.A && S <= c.S;
+  fits(N: number, M: number): boolean {
+    return N <= this.capacity.N && M <= this.capacity.M;
   }
 }
 
@@ -602,7 +591,7 @@ export class Transformer {
       rmsnormForward(la.ln1, la.ln1Rstd, resid, lw.attnNorm, N, C, eps);
       linearForward(la.qkv, la.ln1, lw.wqkv, N, C, 3 * C);
       ropeApply(la.qkv, batch.positions, N, C, H, this.rope, 1);
-      attentionForward(la.atty, la.att, la.qkv, batch, acts.attOffsets, C, H, acts.attScratch);
+      attentionForward(la.atty, la.qkv, batch, C, H, acts.attScratch);
       la.resid2.set(resid.subarray(0, N * C));
       linearForward(la.resid2, la.atty, lw.wo, N, C, C, true);
       // MLP sub-block
@@ -648,7 +637,7 @@ export class Transformer {
       rmsnormBackward(dresid, lg.mlpNorm, acts.dln, la.resid2, lw.mlpNorm, la.ln2Rstd, N, C);
       // attention sub-block: resid2 = resid + wo(atty)
       linearBackward(acts.datty, lg.wo, dresid, la.atty, lw.wo, N, C, C);
-      attentionBackward(acts.dqkv, acts.datty, la.att, la.qkv, batch, acts.attOffsets, C, H, acts.attScratch);
+      attentionBackward(acts.dqkv, acts.datty, la.qkv, batch, C, H, acts.attScratch);
       ropeApply(acts.dqkv, batch.positions, N, C, H, this.rope, -1);
       linearBackward(acts.dln, lg.wqkv, acts.dqkv, la.ln1, lw.wqkv, N, C, 3 * C);
       rmsnormBackward(dresid, lg.attnNorm, acts.dln, acts.residuals[l]!, lw.attnNorm, la.ln1Rstd, N, C);
@@ -657,28 +646,19 @@ export class Transformer {
   }
 
   private activationsFor(batch: PackedBatch): Activations {
-    const S = batch.seqStarts.length;
     const N = batch.tokens.length;
     const M = batch.outputRows.length;
-    let A = 0;
-    for (let s = 0; s < S; s++) {
-      const T = batch.seqLens[s]!;
-      A += this.config.nHeads * T * T;
-    }
-    if (this.acts === null || !this.acts.fits(N, M, A, S)) {
+    if (this.acts === null || !this.acts.fits(N, M)) {
       // grow with headroom so a slowly growing batch does not reallocate every step
-      const c = this.acts?.capacity ?? { N: 0, M: 0, A: 0, S: 0 };
+      const c = this.acts?.capacity ?? { N: 0, M: 0 };
       const grow = (need: number, have: number): number => (need <= have ? have : Math.ceil(need * 1.25));
       this.acts = new Activations(
         this.config,
         this.dtype,
-        grow(N, c.N),
+        grow(Math.max(N, 1), c.N),
         grow(Math.max(M, 1), c.M),
-        grow(Math.max(A, 1), c.A),
-        grow(Math.max(S, 1), c.S),
       );
     }
-    attentionOffsets(this.acts.attOffsets, batch.seqLens, S, this.config.nHeads);
     return this.acts;
   }
 
