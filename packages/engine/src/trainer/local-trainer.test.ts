@@ -153,6 +153,24 @@ describe("the local trainer with worker threads", () => {
     for (const [i, loss] of a.losses.entries()) expect(loss).toBeCloseTo(single.losses[i]!, 5); // rounding differs only
   });
 
+  it("runs calls one at a time in call order, even when they are not awaited", async () => {
+    const sequential = await train(2);
+    const trainer = await createLocalTrainer({ config, seed: 6, threads: 2 });
+    const calls: Promise<unknown>[] = [];
+    for (let step = 0; step < 3; step++) {
+      calls.push(trainer.forwardBackward(batch, { type: "cross_entropy" }));
+      calls.push(trainer.optimStep({ learningRate: 3e-3, gradClipNorm: 1 }));
+    }
+    const results = await Promise.all(calls);
+    expect(results.filter((_, i) => i % 2 === 0).map((r) => (r as { loss: number }).loss)).toEqual(
+      sequential.losses,
+    );
+    expect(Float32Array.from(trainer.model.params)).toEqual(sequential.params);
+    await trainer.close();
+    await trainer.close();
+    await expect(trainer.forward(batch, { type: "cross_entropy" })).rejects.toThrow(/this trainer is closed/);
+  });
+
   it("returns each item's logprobs in batch order", async () => {
     const threaded = await createLocalTrainer({ config, seed: 7, threads: 2 });
     const single = await createLocalTrainer({ config, seed: 7 });

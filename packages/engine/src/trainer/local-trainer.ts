@@ -82,11 +82,15 @@ export async function createLocalTrainer(options: LocalTrainerOptions): Promise<
   return new LocalTrainer(model, pool);
 }
 
-/** The trainer protocol on a model held in this process. */
+/**
+ * The trainer protocol on a model held in this process. Calls run one at a time in the order they
+ * were made, even when a caller does not await them: each sees the weights the previous one left.
+ */
 export class LocalTrainer implements Trainer {
   private readonly optimizer: AdamW;
   private readonly sampler: BatchSampler;
   private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly model: Transformer,
@@ -100,31 +104,64 @@ export class LocalTrainer implements Trainer {
     return this.model.config;
   }
 
-  async forwardBackward(batch: Batch, loss: LossInput): Promise<ForwardBackwardResult> {
-    return this.run(batch, loss, true);
+  forwardBackward(batch: Batch, loss: LossInput): Promise<ForwardBackwardResult> {
+    return this.inTurn(() => this.run(batch, loss, true));
   }
 
-  async forward(batch: Batch, loss: LossInput): Promise<ForwardBackwardResult> {
-    return this.run(batch, loss, false);
+  forward(batch: Batch, loss: LossInput): Promise<ForwardBackwardResult> {
+    return this.inTurn(() => this.run(batch, loss, false));
   }
 
-  async optimStep(params: AdamParamsInput): Promise<OptimStepResult> {
-    this.checkOpen();
-    const hp = parseOrThrow(AdamParams, params, "adam params");
-    const gradNorm = clipGradNorm(this.model.grads, hp.gradClipNorm);
-    this.optimizer.update(this.model.params, this.model.grads, hp, hp.learningRate);
-    this.model.zeroGrad();
-    return { step: this.optimizer.step, gradNorm, learningRate: hp.learningRate };
+  optimStep(params: AdamParamsInput): Promise<OptimStepResult> {
+    return this.inTurn(async () => {
+      const hp = parseOrThrow(AdamParams, params, "adam params");
+      const gradNorm = clipGradNorm(this.model.grads, hp.gradClipNorm);
+      this.optimizer.update(this.model.params, this.model.grads, hp, hp.learningRate);
+      this.model.zeroGrad();
+      return { step: this.optimizer.step, gradNorm, learningRate: hp.learningRate };
+    });
   }
 
-  async saveWeights(dir: string): Promise<SaveWeightsResult> {
-    this.checkOpen();
-    await saveCheckpoint(dir, this.model.config, this.model.params);
-    return { path: dir };
+  saveWeights(dir: string): Promise<SaveWeightsResult> {
+    return this.inTurn(async () => {
+      await saveCheckpoint(dir, this.model.config, this.model.params);
+      return { path: dir };
+    });
   }
 
-  async loadWeights(dir: string): Promise<void> {
-    this.checkOpen();
+  loadWeights(dir: string): Promise<void> {
+    return this.inTurn(() => this.replaceWeights(dir));
+  }
+
+  sample(request: SampleRequestInput): Promise<SampleResult> {
+    return this.inTurn(async () => {
+      const r = parseOrThrow(SampleRequest, request, "sample request", SamplingError);
+      return { samples: sampleBatch(this.sampler, r.prompts, r.numSamples, r.params) };
+    });
+  }
+
+  close(): Promise<void> {
+    const turn = this.queue.then(async () => {
+      if (this.closed) return; // closing twice is fine
+      this.closed = true;
+      await this.pool?.close();
+    });
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Runs `call` after every earlier call has settled; a closed trainer refuses it. */
+  private inTurn<T>(call: () => Promise<T>): Promise<T> {
+    const turn = this.queue.then(() => {
+      if (this.closed)
+        throw new EngineError("this trainer is closed: create a new one with createLocalTrainer");
+      return call();
+    });
+    this.queue = turn.catch(() => undefined); // a failed call does not block the next
+    return turn;
+  }
+
+  private async replaceWeights(dir: string): Promise<void> {
     const { config, params } = await loadCheckpoint(dir);
     if (!isDeepStrictEqual(config, this.model.config)) {
       throw new CheckpointError(
@@ -138,19 +175,7 @@ export class LocalTrainer implements Trainer {
     this.optimizer.reset();
   }
 
-  async sample(request: SampleRequestInput): Promise<SampleResult> {
-    this.checkOpen();
-    const r = parseOrThrow(SampleRequest, request, "sample request", SamplingError);
-    return { samples: sampleBatch(this.sampler, r.prompts, r.numSamples, r.params) };
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.pool?.close();
-  }
-
   private async run(input: Batch, lossInput: LossInput, withGrad: boolean): Promise<ForwardBackwardResult> {
-    this.checkOpen();
     const loss = parseOrThrow(Loss, lossInput, "loss");
     const parsed = Batch.safeParse(input);
     if (!parsed.success) {
@@ -184,11 +209,6 @@ export class LocalTrainer implements Trainer {
       });
     }
     return metrics(results, starts, items, numTokens);
-  }
-
-  private checkOpen(): void {
-    if (this.closed)
-      throw new EngineError("this trainer is closed: create a new one with createLocalTrainer");
   }
 }
 
