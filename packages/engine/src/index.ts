@@ -30,7 +30,7 @@ export { LrSchedule, learningRateAt, warmupConstant, warmupCosine } from "./opti
 export type { TensorKind, TensorSpec } from "./params.ts";
 export { initParameters, parameterCount, tensorSpecs } from "./params.ts";
 export { Rng } from "./rng.ts";
-export type { AddOptions, TokenEvent } from "./sampling/batch-sampler.ts";
+export type { AddOptions, BatchSamplerOptions, TokenEvent } from "./sampling/batch-sampler.ts";
 export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";
 export type { ChatMessageInput, ParsedToolCall, RenderChatOptions } from "./tokenizer/chat-template.ts";
 export {

@@ -87,6 +87,16 @@ describe("the batch sampler", () => {
     expect(sampler.take(second)).toEqual(expected[1]![0]);
   });
 
+  it("steps at most maxRunning sequences together; the others wait their turn and come out the same", () => {
+    const m = model();
+    const capped = new BatchSampler(m, { maxRunning: 2 });
+    const ids = prompts.map((p) => capped.add(p, params()));
+    expect(capped.step()).toHaveLength(2); // the third prompt waits
+    while (capped.active > 0) capped.step();
+    const free = sampleBatch(new BatchSampler(m), prompts, 1, params());
+    expect(ids.map((id) => capped.take(id))).toEqual(free.map((s) => s[0]));
+  });
+
   it("stops at max tokens, and at the end of the context", () => {
     const m = model();
     const [long] = sampleBatch(
