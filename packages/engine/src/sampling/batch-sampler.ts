@@ -1,7 +1,7 @@
 /**
  * Batched sampling with continuous batching: sequences join at any time with `add`, and every
- * `step` advances all of them together by one token in one forward pass: new sequences run their
- * whole prompt (prefill) in the same pass as the others decode. A server adds requests as they
+ * `step` advances the running ones (up to `maxRunning`) together by one token in one forward pass:
+ * new sequences run their whole prompt (prefill) in the same pass as the others decode. A server adds requests as they
  * arrive and steps while any are running; `sampleBatch` below does it for a fixed set of prompts.
  *
  * A sequence's tokens depend only on its prompt, its params and its seed, never on which other
