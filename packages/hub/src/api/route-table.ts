@@ -54,8 +54,8 @@ export class RouteTable {
     this.app.on(spec.method.toUpperCase(), honoPath, async (c) => {
       const query = spec.query ? parseWith(spec.query, c.req.query(), "query") : undefined;
       let body: unknown;
-      let raw = new Uint8Array();
-      if (spec.body === "tarball") raw = new Uint8Array(await c.req.arrayBuffer());
+      let raw: Uint8Array = new Uint8Array();
+      if (spec.body === "tarball") raw = await readCapped(c, c.get("hub").limits.maxTarballBytes);
       else if (spec.body) body = parseWith(spec.body, await jsonBody(c), "body");
       const data = await handler(c, {
         params: c.req.param() as Record<string, string>,
@@ -82,8 +82,34 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
   });
 }
 
+/** Largest JSON body accepted (a chunk of report rows is the biggest). */
+export const MAX_JSON_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The request body, refused with `payload_too_large` as soon as it passes `max` bytes: the declared
+ * length is checked first, then the stream is counted, so an oversize upload is never held whole.
+ */
+export async function readCapped(c: Context<HubEnv>, max: number): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new HubError(
+      "payload_too_large",
+      `the request body is over ${max} bytes: send less (or raise the Hub's limit)`,
+    );
+  if (Number(c.req.header("content-length") ?? 0) > max) throw tooLarge();
+  const stream = c.req.raw.body;
+  if (!stream) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.length;
+    if (total > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 async function jsonBody(c: Context<HubEnv>): Promise<unknown> {
-  const text = await c.req.text();
+  const text = Buffer.from(await readCapped(c, MAX_JSON_BYTES)).toString("utf8");
   try {
     return text === "" ? {} : JSON.parse(text);
   } catch {

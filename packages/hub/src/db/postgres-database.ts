@@ -16,6 +16,14 @@ pg.types.setTypeParser(20, (text) => Number(text));
 /** Connects a pool to `url` and checks that the server answers. */
 export async function openPostgresDatabase(options: PostgresOptions): Promise<Database> {
   const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
+  let closing = false;
+  // An idle connection can be dropped by the server (restart, failover, shutdown); pg reports it on
+  // the pool, and an unheard 'error' event would crash the process. The pool replaces the connection
+  // on the next query; say so unless we are the ones closing.
+  pool.on("error", (error) => {
+    if (!closing)
+      console.error(`vf hub: a PostgreSQL connection was dropped (${error.message}); it will be reopened`);
+  });
   await pool.query("select 1");
   const run = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]) =>
     (await client.query(sql, params as unknown[])).rows as Row[];
@@ -40,6 +48,9 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: () => {
+      closing = true;
+      return pool.end();
+    },
   };
 }

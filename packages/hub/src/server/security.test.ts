@@ -15,7 +15,7 @@ let ada: string;
 let bob: string;
 let hash: string;
 beforeAll(async () => {
-  hub = await createTestHub({ limits: { maxUnpackedBytes: 1024 * 1024 } });
+  hub = await createTestHub({ limits: { maxUnpackedBytes: 1024 * 1024, maxTarballBytes: 512 * 1024 } });
   ada = await hub.addUser("ada");
   bob = await hub.addUser("bob");
   const pushed = await jsonOf(

@@ -10,7 +10,9 @@ import S3rver from "s3rver";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { HubClient } from "../client/hub-client.ts";
 import { pullEnvironment } from "../client/pull-environment.ts";
+import { pushReport } from "../client/push-report.ts";
 import { type PostgresServer, startPostgresServer } from "../testing/postgres-server.ts";
+import { writeSampleRun } from "../testing/sample-run.ts";
 import { sampleTarball } from "../testing/test-hub.ts";
 import { createHubUser } from "./create-user.ts";
 import { startHub } from "./start-hub.ts";
@@ -42,6 +44,21 @@ it("runs on PostgreSQL and S3: push, then pull the same files back; the admin is
   const client = new HubClient({ url: first.url, apiKey: first.bootstrap!.apiKey });
   const pushed = await client.pushTarball("admin", "scale", sampleTarball("scale", "2.0.0"));
   expect(pushed.status).toBe("created");
+  const run = writeSampleRun({
+    dir: join(root, "run"),
+    envId: "admin/scale",
+    model: "m",
+    runId: "r1",
+    rewards: [1, 0.5, 0.25],
+  });
+  const report = await pushReport({
+    client,
+    runDir: run,
+    contentHash: pushed.version.content_hash,
+    chunkRows: 2,
+  });
+  expect(report.report).toMatchObject({ status: "complete", rows_received: 3 });
+  expect((await client.reportRows(report.report.id)).items[2]!.row).toMatchObject({ reward: 0.25 });
   await first.close();
 
   const second = await startHub({ dataDir: join(root, "b"), port: 0, databaseUrl: postgres.url, blobUrl });
