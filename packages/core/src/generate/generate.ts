@@ -15,6 +15,7 @@ import type { RolloutRecord } from "../results/rollout-record.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
 import { toRecord } from "../rollout/to-record.ts";
+import { CancelScope } from "./cancel-scope.ts";
 import { Slots } from "./slots.ts";
 
 export interface GenerateOptions {
@@ -61,6 +62,7 @@ export async function generate<Data>(
     );
   }
   const slots = new Slots(options.maxConcurrent ?? 32);
+  const scope = new CancelScope(options.signal);
   const units = options.independentScoring ? inputs.map((input) => [input]) : groupByExample(inputs);
   const records: RolloutRecord[] = [];
   let cancelled = false;
@@ -68,15 +70,20 @@ export async function generate<Data>(
   const runUnit = async (unit: RolloutInput[], index: number): Promise<void> => {
     const client = clients[index % clients.length]!;
     const rollout = (input: RolloutInput) =>
-      slots.with(() => {
+      slots.with(async () => {
         if (options.signal?.aborted) throw new CancelledError();
-        return env.rollout(input, {
-          client,
-          model: options.model,
-          sampling: options.sampling ?? {},
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        });
+        const cancel = scope.child();
+        try {
+          return await env.rollout(input, {
+            client,
+            model: options.model,
+            sampling: options.sampling ?? {},
+            signal: cancel.signal,
+            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          });
+        } finally {
+          cancel.release();
+        }
       });
     const states = await Promise.all(unit.map(rollout));
     const maxRetries = options.maxRetries ?? 0;

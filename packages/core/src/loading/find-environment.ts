@@ -30,7 +30,8 @@ export function managedEnvironmentsDir(): string {
 
 export function findEnvironment(id: string, options: FindOptions = {}): FoundEnvironment {
   const cwd = options.cwd ?? process.cwd();
-  if (looksLikePath(id)) {
+  // A folder that exists wins over a Hub id of the same spelling ("envs/my-env" is a path here).
+  if (looksLikePath(id) || existsSync(join(resolve(cwd, id), "package.json"))) {
     const dir = resolve(cwd, id);
     if (!existsSync(join(dir, "package.json"))) {
       throw new EnvironmentNotFoundError(

@@ -1,0 +1,26 @@
+/**
+ * One listener on a run's cancel signal that fans out to each rollout's own controller. Adding a
+ * listener per rollout to a shared signal costs O(listeners) each (EventTarget checks for
+ * duplicates), which turned quadratic at hundreds of rollouts in flight.
+ */
+export class CancelScope {
+  private readonly children = new Set<AbortController>();
+
+  constructor(private readonly parent?: AbortSignal) {
+    parent?.addEventListener(
+      "abort",
+      () => {
+        for (const child of this.children) child.abort(parent.reason);
+      },
+      { once: true },
+    );
+  }
+
+  /** A signal that aborts with the parent; call `release` when the work is done. */
+  child(): { signal: AbortSignal; release: () => void } {
+    const controller = new AbortController();
+    if (this.parent?.aborted) controller.abort(this.parent.reason);
+    else this.children.add(controller);
+    return { signal: controller.signal, release: () => this.children.delete(controller) };
+  }
+}
