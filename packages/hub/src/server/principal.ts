@@ -42,8 +42,13 @@ export async function resolvePrincipal(c: Context<HubEnv>): Promise<Principal | 
         "the API key is not valid (mistyped, revoked or from another Hub): run vf login, or set VF_API_KEY",
       );
     }
-    // Best effort and off the request path: last-used is advisory.
-    void touchApiKey(hub.db, owner.prefix).catch(() => undefined);
+    // Off the request path, and at most once per cache lifetime per key: last-used is advisory, and
+    // an UPDATE per request would make every authenticated read a write.
+    void hub.cache
+      .get(`touched:${owner.prefix}`, () => touchApiKey(hub.db, owner.prefix))
+      .catch((error: unknown) =>
+        console.error(`vf hub: could not record the use of key ${owner.prefix}:`, error),
+      );
     return {
       userId: owner.userId,
       userName: owner.userName,
