@@ -6,6 +6,7 @@ export default defineConfig({
       "packages/*/src/**/*.test.ts",
       "packages/*/test/**/*.test.ts",
       "environments/*/src/**/*.test.ts",
+      "examples/**/*.test.ts",
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
