@@ -55,9 +55,9 @@ export function visibleRuns(state: ViewerState, query: string): RunEntry[] {
 /** Indices of the rollouts shown on a rollouts screen, after its search. */
 export function visibleRollouts(run: LoadedRun, query: string): number[] {
   const q = query.toLowerCase();
+  if (!q) return run.records.map((_, i) => i);
   const indices: number[] = [];
   run.records.forEach((record, i) => {
-    if (!q) return indices.push(i);
     const text = [
       record.error?.error ?? "",
       record.stop_condition ?? "",
