@@ -18,7 +18,7 @@ export function decodeCursor(cursor: string): number {
 }
 
 /** One page of `rows` fetched with `limit + 1`: the rows and the cursor of the next page, if any. */
-export function pageOf<T extends { id: number }>(
+export function paginate<T extends { id: number }>(
   rows: T[],
   limit: number,
 ): { items: T[]; nextCursor: string | null } {

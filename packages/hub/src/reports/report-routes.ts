@@ -5,7 +5,7 @@
  */
 import { RolloutRecord } from "@vf/core";
 import type { Context } from "hono";
-import { decodeCursor, pageOf as page } from "../api/cursor.ts";
+import { decodeCursor, paginate } from "../api/cursor.ts";
 import { parseWith, type RouteTable } from "../api/route-table.ts";
 import { PageQuery, pageOf } from "../api/schemas/envelope.ts";
 import {
@@ -210,7 +210,7 @@ export function addReportRoutes(table: RouteTable): void {
     async (c, { params, query }) => {
       const report = await visibleReport(c, params.id!);
       const after = query.cursor ? decodeCursor(query.cursor) : -1;
-      const { items, nextCursor } = page(
+      const { items, nextCursor } = paginate(
         await listRows(c.get("hub").db, report.id, query.limit, after),
         query.limit,
       );
@@ -236,7 +236,7 @@ export function addReportRoutes(table: RouteTable): void {
         query.limit,
         query.cursor ? decodeCursor(query.cursor) : undefined,
       );
-      const { items, nextCursor } = page(rows, query.limit);
+      const { items, nextCursor } = paginate(rows, query.limit);
       return { items: items.map(toReportInfo), next_cursor: nextCursor };
     },
   );

@@ -1,5 +1,5 @@
 /** The `/envs` routes of the API: list and search, info, versions, push, inspect, download, delete. */
-import { decodeCursor, pageOf as page } from "../api/cursor.ts";
+import { decodeCursor, paginate } from "../api/cursor.ts";
 import type { RouteTable } from "../api/route-table.ts";
 import {
   Deleted,
@@ -49,7 +49,7 @@ export function addEnvRoutes(table: RouteTable): void {
         ...(query.cursor ? { afterId: decodeCursor(query.cursor) } : {}),
         limit: query.limit,
       });
-      const { items, nextCursor } = page(rows, query.limit);
+      const { items, nextCursor } = paginate(rows, query.limit);
       const versions = items.length
         ? await hub.db.query<{ env_id: number; semver: string }>(
             "select env_id, semver from versions where env_id = any($1::int[])",
@@ -136,7 +136,7 @@ export function addEnvRoutes(table: RouteTable): void {
     async (c, { params, query }) => {
       const snapshot = await visibleSnapshot(c.get("hub"), c.get("principal"), params.owner!, params.name!);
       const after = query.cursor ? decodeCursor(query.cursor) : Number.POSITIVE_INFINITY;
-      const { items, nextCursor } = page(
+      const { items, nextCursor } = paginate(
         snapshot.versions.filter((v) => v.id < after),
         query.limit,
       );

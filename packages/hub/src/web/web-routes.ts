@@ -5,7 +5,7 @@
  */
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { decodeCursor, pageOf as page } from "../api/cursor.ts";
+import { decodeCursor, paginate } from "../api/cursor.ts";
 import { decideDeviceLogin, findPendingLogin } from "../auth/device-login.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { verifyPassword } from "../auth/password.ts";
@@ -65,7 +65,7 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
       ...(cursor ? { afterId: decodeCursor(cursor) } : {}),
       limit: 25,
     });
-    const { items, nextCursor } = page(rows, 25);
+    const { items, nextCursor } = paginate(rows, 25);
     const latest = await Promise.all(items.map((e) => visibleSnapshot(hub, viewer, e.owner, e.name)));
     const envs = items.map((e, i) => toEnvSummary(e, latest[i]!.latest?.semver ?? null));
     return c.html(envListPage({ viewer, envs, query, nextCursor }));
@@ -175,7 +175,7 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
     const report = await visibleReport(c, c.req.param("id"));
     const cursor = c.req.query("cursor");
     const rows = await listRows(c.get("hub").db, report.id, 50, cursor ? decodeCursor(cursor) : -1);
-    const { items, nextCursor } = page(rows, 50);
+    const { items, nextCursor } = paginate(rows, 50);
     return c.html(
       reportPage({
         viewer: c.get("principal"),
