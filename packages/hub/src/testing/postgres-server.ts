@@ -34,9 +34,18 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const data = join(dir, "data");
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString());
-    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString());
-    chownSync(dir, uid, gid);
+    let ids: [number, number];
+    try {
+      ids = [
+        Number(execFileSync("id", ["-u", "postgres"]).toString()),
+        Number(execFileSync("id", ["-g", "postgres"]).toString()),
+      ];
+    } catch {
+      throw new Error(
+        "PostgreSQL refuses to run as root and there is no postgres user to run it as: apt-get install -y postgresql",
+      );
+    }
+    chownSync(dir, ...ids);
   }
   chmodSync(dir, 0o700);
   const run = (file: string, args: string[]) => {
