@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
 
+/** The architecture: every key the shapes depend on; `config.json` holds exactly this. */
 export const ModelConfig = z
   .object({
     /** Number of token ids (256 bytes + the tokenizer's special tokens for a chat model). */

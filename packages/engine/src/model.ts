@@ -139,6 +139,7 @@ export interface RopeTable {
   sin: Floats;
 }
 
+/** cos and sin of pos · θ^(-2i/D) for every position and pair, computed in double precision. */
 export function ropeTable(config: ModelConfig, dtype: DType): RopeTable {
   const half = config.dModel / config.nHeads / 2;
   const cos = allocFloats(dtype, config.maxSeqLen * half);

@@ -10,7 +10,9 @@ import type { Floats } from "../floats.ts";
 import { parameterCount, tensorSpecs } from "../params.ts";
 import { decodeSafetensors, encodeSafetensors } from "./safetensors.ts";
 
+/** The config file of a checkpoint directory. */
 export const CONFIG_FILE = "config.json";
+/** The weights file of a checkpoint directory. */
 export const WEIGHTS_FILE = "model.safetensors";
 
 /** Writes `config.json` and `model.safetensors` into `dir` (created if needed), each atomically. */

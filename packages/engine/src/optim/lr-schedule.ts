@@ -21,6 +21,7 @@ export function warmupCosine(
   return o.minLr + (o.peakLr - o.minLr) * 0.5 * (1 + Math.cos(Math.PI * progress));
 }
 
+/** A schedule as data (e.g. from a TOML config): constant after warmup, or cosine to a floor. */
 export const LrSchedule = z.discriminatedUnion("type", [
   z
     .object({

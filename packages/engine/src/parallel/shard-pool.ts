@@ -33,6 +33,7 @@ export interface ShardTask {
   scale: number;
 }
 
+/** A worker's answer to a task: its result, or the error it threw. */
 export type WorkerReply =
   | { id: number; result: ShardResult }
   | { id: number; error: { name: string; message: string; stack: string } };

@@ -6,6 +6,7 @@
 import type { ModelConfig } from "../config.ts";
 import { allocFloats, type DType, type Floats } from "../floats.ts";
 
+/** Keys and values of one sequence for every layer, with room for `capacity` positions. */
 export class KvCache {
   /** Positions filled so far. */
   length = 0;

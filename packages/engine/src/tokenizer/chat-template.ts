@@ -18,6 +18,7 @@
 import { z } from "zod";
 import { tokenizer } from "./tokenizer.ts";
 
+/** A tool call of an assistant message, as the OpenAI API writes it (arguments as a JSON string). */
 export const ChatToolCall = z.object({
   id: z.string().optional(),
   type: z.literal("function").default("function"),

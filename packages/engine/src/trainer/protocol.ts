@@ -27,6 +27,7 @@ export const BatchItem = z
   .strict();
 export type BatchItem = z.infer<typeof BatchItem>;
 
+/** A training batch: at least one item; items may have different lengths. */
 export const Batch = z.array(BatchItem).min(1);
 export type Batch = BatchItem[];
 
@@ -65,6 +66,7 @@ export const MaskedImportanceSamplingLoss = z
   .refine((l) => l.maskLow < l.maskHigh, { message: "maskLow must be below maskHigh", path: ["maskLow"] });
 export type MaskedImportanceSamplingLoss = z.infer<typeof MaskedImportanceSamplingLoss>;
 
+/** Every loss the trainer computes, told apart by `type`. */
 export const Loss = z.discriminatedUnion("type", [
   CrossEntropyLoss,
   ImportanceSamplingLoss,
@@ -111,6 +113,7 @@ export const AdamParams = z
 export type AdamParams = z.infer<typeof AdamParams>;
 export type AdamParamsInput = z.input<typeof AdamParams>;
 
+/** What one optimizer step reports. */
 export const OptimStepResult = z.object({
   /** Number of optimizer steps taken so far, this one included. */
   step: z.number().int(),
@@ -162,6 +165,7 @@ export const SamplingParams = z
 export type SamplingParams = z.infer<typeof SamplingParams>;
 export type SamplingParamsInput = z.input<typeof SamplingParams>;
 
+/** Prompts to complete, how many completions each, and how to sample. */
 export const SampleRequest = z
   .object({
     /** Prompts as token ids (render chats with `renderChat`). */
@@ -192,6 +196,7 @@ export const SampledSequence = z.object({
 });
 export type SampledSequence = z.infer<typeof SampledSequence>;
 
+/** The completions of a sample request. */
 export const SampleResult = z.object({
   /** samples[i][j] is the j-th completion of prompt i. */
   samples: z.array(z.array(SampledSequence)),
