@@ -6,11 +6,11 @@
  * Reference: the WebAssembly core spec, binary format (sections 5.x) and the SIMD proposal opcodes.
  */
 
-/** Value types: 32-bit integer, 32-bit float, 128-bit vector (four f32 lanes here). */
+/** Value type: 32-bit integer. */
 export const i32 = 0x7f;
-/** See i32. */
+/** Value type: 32-bit float. */
 export const f32 = 0x7d;
-/** See i32. */
+/** Value type: 128-bit vector (four f32 lanes in these kernels). */
 export const v128 = 0x7b;
 export type ValueType = typeof i32 | typeof f32 | typeof v128;
 
