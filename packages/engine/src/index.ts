@@ -28,7 +28,7 @@ export { AdamW } from "./optim/adamw.ts";
 export { clipGradNorm, gradNorm } from "./optim/grad-clip.ts";
 export { LrSchedule, learningRateAt, warmupConstant, warmupCosine } from "./optim/lr-schedule.ts";
 export type { TensorKind, TensorSpec } from "./params.ts";
-export { initParameters, parameterCount, tensorSpecs } from "./params.ts";
+export { initParameters, namedTensors, parameterCount, tensorSpecs } from "./params.ts";
 export { Rng } from "./rng.ts";
 export type { AddOptions, BatchSamplerOptions, TokenEvent } from "./sampling/batch-sampler.ts";
 export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";

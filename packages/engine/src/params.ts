@@ -66,6 +66,13 @@ export function parameterCount(config: ModelConfig): number {
   return last.offset + last.size;
 }
 
+/** Every tensor by its PyTorch-style name, as a view into `data` (writing a view writes the buffer). */
+export function namedTensors(config: ModelConfig, data: Floats): Map<string, Floats> {
+  return new Map(
+    tensorSpecs(config).map((spec) => [spec.name, data.subarray(spec.offset, spec.offset + spec.size)]),
+  );
+}
+
 /** The tensors of one transformer block, as views into a flat buffer. */
 export interface LayerTensors {
   attnNorm: Floats; // (C)
