@@ -40,7 +40,7 @@ describe("the parameter layout", () => {
     expect(b).toEqual(a);
     const named = namedTensors(config, a);
     expect(Array.from(named.get("norm.weight")!)).toEqual(new Array(16).fill(1));
-    const emb = named.get("tok_emb.weight")!;
+    const emb = Array.from(named.get("tok_emb.weight")!);
     const std = Math.sqrt(emb.reduce((s, x) => s + x * x, 0) / emb.length);
     expect(std).toBeCloseTo(0.02, 2);
   });
