@@ -38,6 +38,17 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+it("keeps a second process (or Hub) off an embedded database that is in use", async () => {
+  const hub = await startHub({ dataDir: join(root, "embedded"), port: 0 });
+  await expect(createHubUser({ dataDir: join(root, "embedded"), name: "grace" })).rejects.toMatchObject({
+    code: "conflict",
+    message: expect.stringMatching(/already open in this process/),
+  });
+  await hub.close();
+  const created = await createHubUser({ dataDir: join(root, "embedded"), name: "grace" });
+  expect(created.user).toBe("grace");
+});
+
 it("runs on PostgreSQL and S3: push, then pull the same files back; the admin is bootstrapped once", async () => {
   const first = await startHub({ dataDir: join(root, "a"), port: 0, databaseUrl: postgres.url, blobUrl });
   expect(first.bootstrap?.user).toBe("admin");

@@ -13,6 +13,7 @@ import { issueApiKey } from "../auth/issue-api-key.ts";
 import { hashPassword } from "../auth/password.ts";
 import { RateLimiter } from "../auth/rate-limiter.ts";
 import { openBlobStore } from "../blobs/open-blob-store.ts";
+import { lockDataDir } from "../db/data-dir-lock.ts";
 import type { Database } from "../db/database.ts";
 import { migrate } from "../db/migrate.ts";
 import { openPgliteDatabase } from "../db/pglite-database.ts";
@@ -62,16 +63,31 @@ export interface RunningHub {
   close(): Promise<void>;
 }
 
-/** Opens the database `options` name (see `StartHubOptions`), migrated. */
+/**
+ * Opens the database `options` name (see `StartHubOptions`), migrated. The embedded one is locked to
+ * this process until closed.
+ */
 export async function openHubDatabase(options: { dataDir: string; databaseUrl?: string }): Promise<Database> {
   const url = options.databaseUrl ?? process.env.DATABASE_URL;
   let db: Database;
   if (url) db = await openPostgresDatabase({ url });
   else {
     mkdirSync(options.dataDir, { recursive: true });
-    db = await openPgliteDatabase(join(options.dataDir, "db"));
+    const unlock = lockDataDir(options.dataDir);
+    try {
+      const embedded = await openPgliteDatabase(join(options.dataDir, "db"));
+      db = { ...embedded, close: () => embedded.close().finally(unlock) };
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   return db;
 }
 
