@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 
+/** Every error code the API answers with. */
 export const HubErrorCode = z.enum([
   "bad_request",
   "validation_failed",

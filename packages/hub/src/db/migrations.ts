@@ -10,6 +10,7 @@ export interface Migration {
   sql: string;
 }
 
+/** The migrations, in order. */
 export const MIGRATIONS: readonly Migration[] = [
   {
     id: 1,

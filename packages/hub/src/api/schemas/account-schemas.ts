@@ -1,6 +1,7 @@
 /** Request and response bodies of accounts, keys and the browser login flow. */
 import { z } from "zod";
 
+/** read: see your private environments and reports; write: also push, delete, upload, make keys. */
 export const KeyScope = z.enum(["read", "write"]);
 export type KeyScope = z.infer<typeof KeyScope>;
 
@@ -23,6 +24,7 @@ export const Whoami = z.object({
 });
 export type Whoami = z.infer<typeof Whoami>;
 
+/** `POST /me/keys`. */
 export const CreateKeyRequest = z
   .object({
     name: z.string().min(1).max(100),
@@ -35,6 +37,7 @@ export type CreateKeyRequest = z.infer<typeof CreateKeyRequest>;
 export const CreatedKey = ApiKeyInfo.extend({ key: z.string() });
 export type CreatedKey = z.infer<typeof CreatedKey>;
 
+/** `DELETE /me/keys/{prefix}`. */
 export const RevokedKey = z.object({ prefix: z.string(), revoked: z.literal(true) });
 export type RevokedKey = z.infer<typeof RevokedKey>;
 
@@ -47,6 +50,7 @@ export const DeviceStartRequest = z
   .strict();
 export type DeviceStartRequest = z.infer<typeof DeviceStartRequest>;
 
+/** A started browser login: the CLI shows `user_code` and `verification_url`, and polls with `device_code`. */
 export const DeviceStart = z.object({
   /** Secret the CLI polls with. */
   device_code: z.string(),
@@ -59,6 +63,7 @@ export const DeviceStart = z.object({
 });
 export type DeviceStart = z.infer<typeof DeviceStart>;
 
+/** `POST /auth/device/poll`. */
 export const DevicePollRequest = z.object({ device_code: z.string().min(1).max(200) }).strict();
 export type DevicePollRequest = z.infer<typeof DevicePollRequest>;
 

@@ -1,6 +1,7 @@
 /** Request and response bodies of environments and their versions. */
 import { z } from "zod";
 
+/** public: anyone may read; private: only the owner (everyone else gets 404). */
 export const Visibility = z.enum(["public", "private"]);
 export type Visibility = z.infer<typeof Visibility>;
 
@@ -43,6 +44,7 @@ export const EnvInfo = EnvSummary.extend({
 });
 export type EnvInfo = z.infer<typeof EnvInfo>;
 
+/** Query of `GET /envs`. */
 export const ListEnvsQuery = z.object({
   /** Words that must all appear in the id, description or tags. */
   q: z.string().max(200).optional(),
@@ -52,6 +54,7 @@ export const ListEnvsQuery = z.object({
 });
 export type ListEnvsQuery = z.infer<typeof ListEnvsQuery>;
 
+/** Query of `POST /envs/{owner}/{name}/versions`. */
 export const PushQuery = z.object({
   /** Set on creation (default public); when given for an existing environment, changes it. */
   visibility: Visibility.optional(),
@@ -68,12 +71,15 @@ export const PushResult = z.object({
 });
 export type PushResult = z.infer<typeof PushResult>;
 
+/** `PATCH /envs/{owner}/{name}`. */
 export const UpdateEnvRequest = z.object({ visibility: Visibility }).strict();
 export type UpdateEnvRequest = z.infer<typeof UpdateEnvRequest>;
 
+/** What a delete removed: `owner/name` or `owner/name@semver`. */
 export const Deleted = z.object({ deleted: z.string() });
 export type Deleted = z.infer<typeof Deleted>;
 
+/** Query of the file browser: a path in the package and a cap on the bytes returned. */
 export const InspectQuery = z.object({
   path: z.string().max(1000).default(""),
   max_bytes: z.coerce.number().int().min(1).max(500_000).default(100_000),

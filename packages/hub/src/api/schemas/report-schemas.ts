@@ -20,9 +20,11 @@ export const CreateReportRequest = z
   .strict();
 export type CreateReportRequest = z.infer<typeof CreateReportRequest>;
 
+/** uploading until every row is stored and the report is finalized. */
 export const ReportStatus = z.enum(["uploading", "complete"]);
 export type ReportStatus = z.infer<typeof ReportStatus>;
 
+/** A report: the run, the exact version and model it measured, and its upload state. */
 export const ReportInfo = z.object({
   id: z.number().int(),
   run_id: z.string(),
@@ -52,9 +54,11 @@ export const RowsChunk = z
   .strict();
 export type RowsChunk = z.infer<typeof RowsChunk>;
 
+/** Rows the report holds after a chunk. */
 export const RowsReceived = z.object({ rows_received: z.number().int() });
 export type RowsReceived = z.infer<typeof RowsReceived>;
 
+/** One stored rollout row and its index in the run. */
 export const ReportRow = z.object({ index: z.number().int(), row: z.record(z.string(), z.unknown()) });
 export type ReportRow = z.infer<typeof ReportRow>;
 
@@ -69,5 +73,6 @@ export const LeaderboardEntry = z.object({
 });
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
+/** `GET /envs/{owner}/{name}/leaderboard`: one line per model, best first. */
 export const Leaderboard = z.object({ env: z.string(), entries: z.array(LeaderboardEntry) });
 export type Leaderboard = z.infer<typeof Leaderboard>;
