@@ -4,6 +4,11 @@
  * run when /usr/bin/python3 can import torch. Not a test: it prints figures.
  *
  *   npx tsx bench/engine/train-step.ts [--steps 10] [--threads 2]
+ *
+ * Debian's python3-torch links the reference BLAS (printed as "BLAS generic"), which is what the
+ * issue's target is measured against. PyTorch on an optimised BLAS is much faster on this model: to
+ * see it without changing the machine's BLAS, extract libopenblas0-pthread (apt-get download, then
+ * dpkg -x) and run train_step_torch.py with LD_LIBRARY_PATH pointing at its openblas-pthread folder.
  */
 import { execFileSync } from "node:child_process";
 import { availableParallelism } from "node:os";
