@@ -4,18 +4,8 @@ import { describe, expect, it } from "vitest";
 import { renderViewer } from "./render-viewer.ts";
 import { initialState, type Key, press, type ViewerState } from "./viewer-model.ts";
 
-const fixtures = join(
-  import.meta.dirname,
-  "..",
-  "..",
-  "..",
-  "..",
-  "..",
-  "..",
-  "shared",
-  "fixtures",
-  "verifiers-outputs",
-);
+// Python verifiers' outputs (../shared/fixtures), as copied into the core package for a fresh clone.
+const fixtures = join(import.meta.dirname, "../../../../core/src/results/fixtures/verifiers-outputs");
 const size = { width: 120, height: 40, color: false };
 
 async function pressAll(state: ViewerState, keys: Key[]): Promise<ViewerState> {
