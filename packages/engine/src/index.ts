@@ -32,6 +32,7 @@ export { initParameters, namedTensors, parameterCount, tensorSpecs } from "./par
 export { Rng } from "./rng.ts";
 export type { AddOptions, BatchSamplerOptions, TokenEvent } from "./sampling/batch-sampler.ts";
 export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";
+export type { Pick, TokenLogprob } from "./sampling/logits-processor.ts";
 export type { ChatMessageInput, ParsedToolCall, RenderChatOptions } from "./tokenizer/chat-template.ts";
 export {
   ChatMessage,

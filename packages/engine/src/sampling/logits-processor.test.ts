@@ -64,4 +64,27 @@ describe("the logits processor", () => {
     expect(processor.pick(row, 0, params, Uint8Array.of(0, 0), new Rng(0)).token).toBe(0);
     expect(processor.pick(row, 0, params, Uint8Array.of(1, 0), new Rng(0)).token).toBe(1); // 1/2 < 0.8
   });
+
+  it("lists the most likely tokens beside the pick, from the distribution the pick was drawn from", () => {
+    const processor = new LogitsProcessor(4);
+    const pick = (p: SamplingParamsInput, k: number) =>
+      processor.pick(logits, 0, SamplingParams.parse(p), none, new Rng(0), k).top;
+    const round = (top: { token: number; logprob: number }[]) =>
+      top.map((t) => [t.token, Number(Math.exp(t.logprob).toFixed(4))]);
+    expect(round(pick({}, 3))).toEqual([
+      [0, 0.5],
+      [1, 0.3],
+      [2, 0.15],
+    ]);
+    expect(round(pick({ topK: 2 }, 3))).toEqual([
+      [0, 0.625],
+      [1, 0.375],
+    ]); // truncated tokens are not alternatives
+    expect(round(pick({ topK: 2, logprobsMode: "raw" }, 3))).toEqual([
+      [0, 0.5],
+      [1, 0.3],
+      [2, 0.15],
+    ]);
+    expect(pick({}, 0)).toEqual([]);
+  });
 });

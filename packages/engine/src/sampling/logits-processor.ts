@@ -14,10 +14,16 @@ import type { Floats } from "../floats.ts";
 import type { Rng } from "../rng.ts";
 import type { SamplingParams } from "../trainer/protocol.ts";
 
-/** The picked token and its log-probability. */
-export interface Pick {
+/** A token and its log-probability. */
+export interface TokenLogprob {
   token: number;
   logprob: number;
+}
+
+/** The picked token and its log-probability, and the most likely alternatives when asked. */
+export interface Pick extends TokenLogprob {
+  /** The `topLogprobs` most likely tokens, most likely first, from the same distribution as `logprob`. */
+  top: TokenLogprob[];
 }
 
 /** Picks tokens from logit rows; holds scratch buffers for a vocabulary of V. */
@@ -34,9 +40,17 @@ export class LogitsProcessor {
 
   /**
    * Picks a token from logits[off .. off+V). `seen` (V) marks tokens of the prompt and output for
-   * the repetition penalty; `rng` is the sequence's own generator.
+   * the repetition penalty; `rng` is the sequence's own generator; `topLogprobs` (default 0) asks for
+   * that many of the most likely tokens beside the pick (OpenAI's `top_logprobs`).
    */
-  pick(logits: Floats, off: number, params: SamplingParams, seen: Uint8Array, rng: Rng): Pick {
+  pick(
+    logits: Floats,
+    off: number,
+    params: SamplingParams,
+    seen: Uint8Array,
+    rng: Rng,
+    topLogprobs = 0,
+  ): Pick {
     const { V, z, keep } = this;
     const penalty = params.repetitionPenalty;
     for (let i = 0; i < V; i++) {
@@ -47,16 +61,18 @@ export class LogitsProcessor {
 
     let token: number;
     let logprob: number;
+    let lse: number;
     if (params.temperature === 0) {
       token = 0;
       for (let i = 1; i < V; i++) if (z[i]! > z[token]!) token = i;
       keep.fill(1);
-      logprob = z[token]! - this.logSumExp();
+      lse = this.logSumExp();
+      logprob = z[token]! - lse;
     } else {
       for (let i = 0; i < V; i++) z[i] = z[i]! / params.temperature;
       keep.fill(1);
       this.truncate(params);
-      const lse = this.logSumExp();
+      lse = this.logSumExp();
       // draw: walk the kept tokens in id order until the cumulative probability passes u
       const u = rng.nextFloat();
       let cumulative = 0;
@@ -69,8 +85,36 @@ export class LogitsProcessor {
       }
       logprob = z[token]! - lse;
     }
-    if (params.logprobsMode === "raw") logprob = rawLogprob(logits, off, V, token);
-    return { token, logprob };
+    if (params.logprobsMode === "raw") {
+      // the raw softmax of the unprocessed logits, for the pick and the alternatives alike
+      let max = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < V; i++) max = Math.max(max, logits[off + i]!);
+      let sum = 0;
+      for (let i = 0; i < V; i++) sum += Math.exp(logits[off + i]! - max);
+      lse = max + Math.log(sum);
+      for (let i = 0; i < V; i++) z[i] = logits[off + i]!;
+      keep.fill(1);
+      logprob = z[token]! - lse;
+    }
+    return { token, logprob, top: topLogprobs > 0 ? this.top(topLogprobs, lse) : [] };
+  }
+
+  /** The k kept tokens of highest z (ties: lower id first), with logprob z − lse. */
+  private top(k: number, lse: number): TokenLogprob[] {
+    const { V, z, keep } = this;
+    const best: number[] = []; // most likely first
+    for (let i = 0; i < V; i++) {
+      if (!keep[i]) continue;
+      if (best.length === k && z[i]! <= z[best[k - 1]!]!) continue;
+      if (best.length < k) best.push(i);
+      let at = best.length - 1;
+      while (at > 0 && z[best[at - 1]!]! < z[i]!) {
+        best[at] = best[at - 1]!;
+        at -= 1;
+      }
+      best[at] = i;
+    }
+    return best.map((token) => ({ token, logprob: z[token]! - lse }));
   }
 
   /** min_p, then top_k, then top_p: clears `keep` for dropped tokens (the most likely always stays). */
@@ -116,13 +160,4 @@ export class LogitsProcessor {
     for (let i = 0; i < V; i++) if (keep[i]) sum += Math.exp(z[i]! - max);
     return max + Math.log(sum);
   }
-}
-
-/** log-softmax of the unprocessed logits at `token`. */
-function rawLogprob(logits: Floats, off: number, V: number, token: number): number {
-  let max = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < V; i++) max = Math.max(max, logits[off + i]!);
-  let sum = 0;
-  for (let i = 0; i < V; i++) sum += Math.exp(logits[off + i]! - max);
-  return logits[off + token]! - (max + Math.log(sum));
 }
