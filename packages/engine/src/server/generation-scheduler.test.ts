@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { renderChat } from "../tokenizer/chat-template.ts";
+import { SamplingParams } from "../trainer/protocol.ts";
+import { GenerationCancelledError, GenerationScheduler } from "./generation-scheduler.ts";
+import { randomModel } from "./test-support.ts";
+
+const prompt = renderChat([{ role: "user", content: "hi" }], { addGenerationPrompt: true });
+const params = SamplingParams.parse({ maxTokens: 40, ignoreEos: true, seed: 1 });
+
+describe("the generation scheduler", () => {
+  it("lets a sequence join while another runs, and each gets what it gets alone", async () => {
+    const alone = async (seed: number) =>
+      (
+        await new GenerationScheduler(randomModel()).generate({
+          prompt,
+          params: { ...params, seed },
+          stream: 0,
+        })
+      ).sequence.tokens;
+    const scheduler = new GenerationScheduler(randomModel());
+    let joinedAt = -1;
+    let steps = 0;
+    const first = scheduler.generate({
+      prompt,
+      params,
+      stream: 0,
+      onToken: () => {
+        steps += 1;
+        if (steps === 5) {
+          joinedAt = scheduler.active;
+          second = scheduler.generate({ prompt, params: { ...params, seed: 2 }, stream: 0 });
+        }
+      },
+    });
+    let second: ReturnType<GenerationScheduler["generate"]> | undefined;
+    const a = await first;
+    const b = await second!;
+    expect(joinedAt).toBe(1);
+    expect(a.sequence.tokens).toEqual(await alone(1));
+    expect(b.sequence.tokens).toEqual(await alone(2));
+  });
+
+  it("stops a sequence whose signal aborts, freeing its place", async () => {
+    const scheduler = new GenerationScheduler(randomModel());
+    const controller = new AbortController();
+    const run = scheduler.generate({
+      prompt,
+      params,
+      stream: 0,
+      signal: controller.signal,
+      onToken: () => controller.abort(),
+    });
+    await expect(run).rejects.toBeInstanceOf(GenerationCancelledError);
+    expect(scheduler.active).toBe(0);
+  });
+
+  it("records the alternatives of each token when asked", async () => {
+    const { sequence, top } = await new GenerationScheduler(randomModel()).generate({
+      prompt,
+      params,
+      stream: 0,
+      topLogprobs: 2,
+    });
+    expect(top).toHaveLength(sequence.tokens.length);
+    expect(top.every((t) => t.length === 2)).toBe(true);
+  });
+
+  it("cancels everything on close and refuses new work", async () => {
+    const scheduler = new GenerationScheduler(randomModel());
+    const run = scheduler.generate({ prompt, params, stream: 0 });
+    scheduler.close();
+    await expect(run).rejects.toThrow("closing");
+    await expect(scheduler.generate({ prompt, params, stream: 0 })).rejects.toThrow("closing");
+  });
+});
