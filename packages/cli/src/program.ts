@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import { registerEval } from "./commands/eval/eval-command.ts";
 import { registerInit } from "./commands/init/init-command.ts";
+import { registerServe } from "./commands/serve/serve-command.ts";
 import { registerSetup } from "./commands/setup/setup-command.ts";
 import { registerView } from "./commands/view/view-command.ts";
 import type { Output } from "./terminal/output.ts";
@@ -30,6 +31,7 @@ Start here:
   registerEval(program, io, setExit);
   registerView(program, io);
   registerSetup(program, io);
+  registerServe(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

@@ -4,6 +4,7 @@
  * checkpoints, and the trainer protocol (forwardBackward, optimStep, saveWeights, sample).
  */
 
+export { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "./base-model.ts";
 export { CONFIG_FILE, loadCheckpoint, saveCheckpoint, WEIGHTS_FILE } from "./checkpoint/checkpoint.ts";
 export type { ReadTensor, TensorToWrite } from "./checkpoint/safetensors.ts";
 export { decodeSafetensors, encodeSafetensors } from "./checkpoint/safetensors.ts";
@@ -33,6 +34,8 @@ export { Rng } from "./rng.ts";
 export type { AddOptions, BatchSamplerOptions, TokenEvent } from "./sampling/batch-sampler.ts";
 export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";
 export type { Pick, TokenLogprob } from "./sampling/logits-processor.ts";
+export type { EngineServer, EngineServerOptions, ErrorBody } from "./server/index.ts";
+export { ApiError, startEngineServer, toolsSection } from "./server/index.ts";
 export type { ChatMessageInput, ParsedToolCall, RenderChatOptions } from "./tokenizer/chat-template.ts";
 export {
   ChatMessage,

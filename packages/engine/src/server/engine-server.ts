@@ -14,6 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isDeepStrictEqual } from "node:util";
+import { BUILTIN_MODEL_NAME } from "../base-model.ts";
 import { CONFIG_FILE, loadCheckpoint } from "../checkpoint/checkpoint.ts";
 import type { ModelConfig } from "../config.ts";
 import { CheckpointError, EngineError, SamplingError, SequenceTooLongError } from "../errors.ts";
@@ -74,7 +75,7 @@ export interface EngineServer {
 const DEFAULTS = {
   port: 0,
   host: "127.0.0.1",
-  modelName: "vf-builtin",
+  modelName: BUILTIN_MODEL_NAME,
   maxBatch: 64,
   maxBodyBytes: 4 * 1024 * 1024,
   logprobsMode: "processed" as const,

@@ -1,11 +1,29 @@
 /**
- * The built-in local model `vf eval` uses when no model or endpoint is given.
+ * The built-in local model `vf eval` uses when no model or endpoint is given: the engine's server
+ * on the shipped base model, started in this process on a free loopback port and spoken to over
+ * HTTP like any other endpoint, so its rollouts carry vLLM's token fields when asked.
  */
-import { UserError } from "@vf/core";
+import { OpenAIModelClient } from "@vf/core";
+import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf/engine";
+import { startServerForCli } from "../serve/serve-command.ts";
 import type { ConnectedModel } from "./connect-model.ts";
 
+/** Starts the built-in model; `close()` stops its server. */
 export async function startBuiltinModel(): Promise<ConnectedModel> {
-  throw new UserError(
-    "no model given and the built-in local model is not available in this build: pass -m MODEL -b URL (and -k KEY_VAR), or -m with an endpoint_id from configs/endpoints.toml",
-  );
+  const server = await startServerForCli({
+    checkpoint: BASE_MODEL_DIR,
+    modelName: BUILTIN_MODEL_NAME,
+    host: "127.0.0.1",
+    port: 0,
+  });
+  const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "EMPTY" });
+  return {
+    model: BUILTIN_MODEL_NAME,
+    clients: [client],
+    baseUrl: server.url,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }

@@ -1,0 +1,98 @@
+/**
+ * `vf serve`: the engine's OpenAI-compatible server on a checkpoint (default: the shipped base
+ * model), until Ctrl-C. Any OpenAI client, `vf eval -b`, and `vf train` can use it.
+ */
+import { UserError } from "@vf/core";
+import {
+  BASE_MODEL_DIR,
+  BUILTIN_MODEL_NAME,
+  EngineError,
+  type EngineServer,
+  type EngineServerOptions,
+  startEngineServer,
+} from "@vf/engine";
+import type { Command } from "commander";
+import type { Output } from "../../terminal/output.ts";
+import { integerFlag } from "../eval/parse-flag-values.ts";
+
+interface ServeFlags {
+  model: string;
+  port: number;
+  host: string;
+  name: string;
+  maxBatch: number;
+}
+
+/**
+ * Starts the engine server for a command, turning the engine's errors (a bad checkpoint, a port in
+ * use) into one-line user errors.
+ */
+export async function startServerForCli(options: EngineServerOptions): Promise<EngineServer> {
+  try {
+    return await startEngineServer(options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") {
+      throw new UserError(
+        `port ${options.port} is already in use: pass --port with a free port (or 0 for any)`,
+      );
+    }
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
+      throw new UserError(`cannot listen on ${options.host}: pass --host with an address of this machine`);
+    }
+    if (error instanceof EngineError) throw new UserError(error.message, { cause: error });
+    throw error;
+  }
+}
+
+export function registerServe(program: Command, io: Output): void {
+  program
+    .command("serve")
+    .description("serve a model of the engine over the OpenAI API (with vLLM's token fields)")
+    .option("--model <dir>", "checkpoint folder: config.json + model.safetensors (default: the base model)")
+    .option("--port <n>", "port to listen on (0: any free port)", integerFlag("--port", 0), 8000)
+    .option("--host <host>", "interface to listen on (0.0.0.0 for every one)", "127.0.0.1")
+    .option("--name <name>", "the model name clients send", BUILTIN_MODEL_NAME)
+    .option("--max-batch <n>", "most sequences sampled together", integerFlag("--max-batch", 1), 64)
+    .addHelpText(
+      "after",
+      `
+Routes: GET /v1/models, POST /v1/chat/completions, POST /v1/completions,
+        POST /update_weights {"weight_dir": DIR}, GET /health
+
+Examples:
+  vf serve                                      the base model at http://127.0.0.1:8000/v1
+  vf serve --model outputs/sft/final --port 8001 --name my-sft
+  vf eval reverse-text -m vf-builtin -b http://127.0.0.1:8000/v1
+  curl http://127.0.0.1:8000/v1/chat/completions -H 'content-type: application/json' \\
+    -d '{"model": "vf-builtin", "messages": [{"role": "user", "content": "Reverse: abc"}]}'`,
+    )
+    .action(async (flags: Omit<ServeFlags, "model"> & { model?: string }) => {
+      const checkpoint = flags.model ?? BASE_MODEL_DIR;
+      const server = await startServerForCli({
+        checkpoint,
+        port: flags.port,
+        host: flags.host,
+        modelName: flags.name,
+        maxBatch: flags.maxBatch,
+        log: (line) => io.err(line),
+      });
+      const { config } = server;
+      io.err(
+        `serving "${server.modelName}" from ${checkpoint} (dModel ${config.dModel}, ${config.nLayers} layers, context ${config.maxSeqLen})`,
+      );
+      io.out(server.url);
+      io.err("press Ctrl-C to stop");
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await server.close();
+      io.err("stopped");
+    });
+}
