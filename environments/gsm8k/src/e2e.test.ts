@@ -1,0 +1,55 @@
+// `vf eval gsm8k` end to end: the real binary, a scripted model on loopback, the package found by its
+// bare name. A model that replays the reference solutions scores 1; one that never answers scores 0.
+import { fileURLToPath } from "node:url";
+import { runVf } from "@vf/cli/testing";
+import { contentText, type Messages } from "@vf/core";
+import { byPrompt, fixedReply, lastUserText, type ReplyFn, startScriptedServer } from "@vf/core/testing";
+import { describe, expect, it } from "vitest";
+import { loadEnvironment } from "./index.ts";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+/** Answers each question with its row's reference completion. */
+async function referenceModel(): Promise<ReplyFn> {
+  const env = await loadEnvironment({});
+  const { inputs } = await env.inputs({ split: "eval" });
+  const references = new Map(
+    inputs.map((input) => [lastUserText(input.prompt), env.referenceCompletion(input)] as const),
+  );
+  return byPrompt((messages: Messages) => {
+    const [answer] = references.get(lastUserText(messages)) ?? [];
+    return answer ? contentText(answer.content) : "unknown question";
+  });
+}
+
+async function evalWith(reply: ReplyFn) {
+  const server = await startScriptedServer({ reply });
+  try {
+    const result = await runVf(
+      ["eval", "gsm8k", "-m", "scripted", "-b", server.url, "-n", "6", "-r", "2", "--json"],
+      { cwd: packageDir },
+    );
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    return { summary: JSON.parse(result.stdout), requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+describe("vf eval gsm8k", () => {
+  it("gives a model that writes the reference solutions the top reward", async () => {
+    const { summary, requests } = await evalWith(await referenceModel());
+    expect(summary).toMatchObject({ env_id: "gsm8k", num_examples: 6, rollouts_per_example: 2 });
+    expect(summary.avg_reward).toBe(1);
+    expect(summary.avg_metrics).toMatchObject({ correct_answer: 1, boxed_answer: 1 });
+    expect(requests).toHaveLength(12);
+    expect(requests[0]!.max_tokens).toBe(1024);
+  });
+
+  it("gives a model that never answers nothing", async () => {
+    const { summary } = await evalWith(fixedReply("I cannot solve this."));
+    expect(summary.avg_reward).toBe(0);
+    expect(summary.avg_metrics).toMatchObject({ correct_answer: 0, boxed_answer: 0 });
+  });
+});

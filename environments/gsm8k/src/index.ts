@@ -1,0 +1,63 @@
+/**
+ * gsm8k: grade-school math word problems, one turn. The model reasons step by step and puts the
+ * final number in `\boxed{}`.
+ * Reward: `correct_answer` (MathRubric, weight 1): 1 when the boxed number equals the reference.
+ * Metric: `boxed_answer` (weight 0): 1 when the reply holds a complete `\boxed{...}`.
+ */
+import {
+  defineEnvironment,
+  extractBoxedAnswer,
+  lastAssistantText,
+  MathRubric,
+  type RewardContext,
+  SingleTurnEnv,
+  textAfterThink,
+} from "@vf/core";
+import { z } from "zod";
+import { loadGsm8k, referenceSolution } from "./gsm8k-data.ts";
+
+export { type Gsm8kSplit, loadGsm8k, referenceSolution, solutionSteps } from "./gsm8k-data.ts";
+
+/** The system prompt of every row. */
+export const SYSTEM_PROMPT =
+  "Solve the math problem. Think step by step, then give the final answer as a number inside \\boxed{}.";
+
+/** 1 when the last reply (after any thinking) holds a complete `\boxed{...}`, else 0. */
+export function boxedAnswer({ completion }: RewardContext): number {
+  const text = lastAssistantText(completion);
+  return extractBoxedAnswer(textAfterThink(text) ?? text, { strict: true }) === null ? 0 : 1;
+}
+
+/** The arguments of `loadEnvironment` (`vf eval gsm8k -a '{...}'`). */
+export const Gsm8kArgs = z
+  .object({
+    /** Which GSM8K split the evaluation rows come from. */
+    split: z.enum(["test", "train"]).default("test"),
+    /** Training rows to keep (after the seeded shuffle); all 7,473 when absent. */
+    numTrain: z.number().int().positive().optional(),
+    /** Evaluation rows to keep, in the file's order; the whole split when absent. */
+    numEval: z.number().int().positive().optional(),
+    /** Seed of the training rows' order. */
+    seed: z.number().int().default(0),
+  })
+  .strict();
+export type Gsm8kArgs = z.infer<typeof Gsm8kArgs>;
+
+/** Loads the gsm8k environment; see `Gsm8kArgs` for the arguments. */
+export const loadEnvironment = defineEnvironment({
+  args: Gsm8kArgs,
+  load: ({ split, numTrain, numEval, seed }) =>
+    new SingleTurnEnv({
+      dataset: async () => (await loadGsm8k("train")).shuffle(seed).take(numTrain),
+      evalDataset: async () => (await loadGsm8k(split)).take(numEval),
+      systemPrompt: SYSTEM_PROMPT,
+      rubric: new MathRubric().addMetric(boxedAnswer, { name: "boxed_answer" }),
+      referenceCompletion: (input) => [
+        { role: "assistant", content: referenceSolution(solutionOf(input.info), input.answer) },
+      ],
+    }),
+});
+
+function solutionOf(info: Record<string, unknown>): string {
+  return typeof info.solution === "string" ? info.solution : "";
+}
