@@ -70,3 +70,14 @@ export class TensorMismatchError extends CheckpointError {
 
 /** A sampling request is invalid (bad parameter combination, unknown token id, ...). */
 export class SamplingError extends EngineError {}
+
+/** A training data file is missing, unreadable or has a malformed line (`line` is 1-based, 0 for the file). */
+export class DataFileError extends EngineError {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
