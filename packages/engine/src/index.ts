@@ -90,3 +90,5 @@ export {
   SamplingParams,
   SaveWeightsResult,
 } from "./trainer/protocol.ts";
+export type { TrainerState } from "./trainer/trainer-state.ts";
+export { loadTrainerState, OPTIMIZER_FILE, saveTrainerState } from "./trainer/trainer-state.ts";

@@ -31,6 +31,7 @@ import {
   type Trainer,
 } from "./protocol.ts";
 import { runShard, type ShardResult } from "./run-shard.ts";
+import { loadTrainerState, saveTrainerState } from "./trainer-state.ts";
 
 /** Where the weights of a new trainer come from (a fresh model, or a checkpoint directory), and its threads. */
 export type LocalTrainerOptions = (
@@ -133,6 +134,23 @@ export class LocalTrainer implements Trainer {
     return this.inTurn(() => this.replaceWeights(dir));
   }
 
+  saveState(dir: string): Promise<SaveWeightsResult> {
+    return this.inTurn(async () => {
+      await saveTrainerState(dir, this.model.config, this.model.params, this.optimizer);
+      return { path: dir };
+    });
+  }
+
+  loadState(dir: string): Promise<void> {
+    return this.inTurn(async () => {
+      const state = await loadTrainerState(dir);
+      this.setWeights(dir, state.config, state.params);
+      this.optimizer.m.set(state.m);
+      this.optimizer.v.set(state.v);
+      this.optimizer.step = state.step;
+    });
+  }
+
   sample(request: SampleRequestInput): Promise<SampleResult> {
     return this.inTurn(async () => {
       const r = parseOrThrow(SampleRequest, request, "sample request", SamplingError);
@@ -163,6 +181,11 @@ export class LocalTrainer implements Trainer {
 
   private async replaceWeights(dir: string): Promise<void> {
     const { config, params } = await loadCheckpoint(dir);
+    this.setWeights(dir, config, params);
+  }
+
+  /** Installs weights read from `dir` after checking they fit this model; moments restart at zero. */
+  private setWeights(dir: string, config: ModelConfig, params: Float32Array): void {
     if (!isDeepStrictEqual(config, this.model.config)) {
       throw new CheckpointError(
         `the checkpoint in ${dir} has config ${JSON.stringify(config)} but this trainer's model has ` +

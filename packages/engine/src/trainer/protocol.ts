@@ -230,6 +230,13 @@ export interface Trainer {
   saveWeights(dir: string): Promise<SaveWeightsResult>;
   /** Replaces the weights with those saved in `dir`; gradients and optimizer moments restart at zero. */
   loadWeights(dir: string): Promise<void>;
+  /**
+   * Writes the whole training state to `dir`: the weights as saveWeights writes them, plus the
+   * optimizer's moments and step count, so that loadState resumes training exactly.
+   */
+  saveState(dir: string): Promise<SaveWeightsResult>;
+  /** Restores the weights and optimizer state saved by saveState; gradients restart at zero. */
+  loadState(dir: string): Promise<void>;
   /** Samples completions of token prompts with the current weights. */
   sample(request: SampleRequestInput): Promise<SampleResult>;
   /** Releases worker threads; the trainer cannot be used afterwards. */
