@@ -1,0 +1,61 @@
+// `vf eval alphabet-sort` end to end: the real binary, a scripted model on loopback, the package found
+// by its bare name. Replaying the reference conversations scores 1; a model that never lists scores 0.
+import { fileURLToPath } from "node:url";
+import { runVf } from "@vf/cli/testing";
+import { contentText, type Messages } from "@vf/core";
+import { byPrompt, fixedReply, type ReplyFn, startScriptedServer } from "@vf/core/testing";
+import { describe, expect, it } from "vitest";
+import { loadEnvironment } from "./index.ts";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+/** The user turns of a conversation so far, as one key. */
+const userTurns = (messages: Messages) =>
+  JSON.stringify(messages.filter((m) => m.role === "user").map((m) => contentText(m.content)));
+
+/** Answers each turn of each conversation with its reference reply. */
+async function referenceModel(): Promise<ReplyFn> {
+  const env = await loadEnvironment({});
+  const replies = new Map<string, string>();
+  for (const input of (await env.inputs({ split: "eval" })).inputs) {
+    const conversation = [...input.prompt];
+    for (const message of env.referenceCompletion(input)) {
+      if (message.role === "assistant") replies.set(userTurns(conversation), contentText(message.content));
+      conversation.push(message);
+    }
+  }
+  return byPrompt((messages) => replies.get(userTurns(messages)) ?? "unknown conversation");
+}
+
+async function evalWith(reply: ReplyFn) {
+  const server = await startScriptedServer({ reply });
+  try {
+    const result = await runVf(["eval", "alphabet-sort", "-m", "scripted", "-b", server.url, "--json"], {
+      cwd: packageDir,
+    });
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    return { summary: JSON.parse(result.stdout), requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+describe("vf eval alphabet-sort", () => {
+  it("gives a model that replays the reference conversations the top reward", async () => {
+    const { summary, requests } = await evalWith(await referenceModel());
+    expect(summary).toMatchObject({ env_id: "alphabet-sort", num_examples: 5, rollouts_per_example: 3 });
+    expect(summary.avg_reward).toBe(1);
+    expect(summary.avg_metrics).toMatchObject({ sort_reward: 1, exact_turns: 1 });
+    // 3 or 4 turns per conversation, one request each.
+    expect(requests.length).toBeGreaterThanOrEqual(45);
+    expect(requests.length).toBeLessThanOrEqual(60);
+    expect(requests[0]!.max_tokens).toBe(256);
+  });
+
+  it("gives a model that never writes a tagged list nothing", async () => {
+    const { summary } = await evalWith(fixedReply("Ada, Ben, Cleo"));
+    expect(summary.avg_reward).toBe(0);
+    expect(summary.avg_metrics).toMatchObject({ sort_reward: 0, exact_turns: 0 });
+  });
+});
