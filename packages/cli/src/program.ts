@@ -1,9 +1,14 @@
 /** The vf program: every command, registered on one commander instance. */
 import { Command } from "commander";
+import { registerEnv } from "./commands/env/env-command.ts";
 import { registerEval } from "./commands/eval/eval-command.ts";
+import { registerHub } from "./commands/hub/hub-command.ts";
 import { registerInit } from "./commands/init/init-command.ts";
+import { registerLogin } from "./commands/login/login-command.ts";
+import { registerWhoami } from "./commands/login/whoami-command.ts";
 import { registerServe } from "./commands/serve/serve-command.ts";
 import { registerSetup } from "./commands/setup/setup-command.ts";
+import { registerSft } from "./commands/sft/sft-command.ts";
 import { registerView } from "./commands/view/view-command.ts";
 import type { Output } from "./terminal/output.ts";
 
@@ -32,6 +37,11 @@ Start here:
   registerView(program, io);
   registerSetup(program, io);
   registerServe(program, io);
+  registerEnv(program, io);
+  registerHub(program, io);
+  registerLogin(program, io);
+  registerWhoami(program, io);
+  registerSft(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

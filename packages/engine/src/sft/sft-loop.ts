@@ -56,7 +56,7 @@ export interface SftProgress {
   evalLoss: number | null;
   learningRate: number;
   gradNorm: number;
-  /** Tokens (prompt and answer) processed per second over the run so far. */
+  /** Tokens (prompt and answer) trained per second over the run so far, eval time left out. */
   tokensPerSecond: number;
   elapsedMs: number;
   /** A checkpoint saved after this step, else null. */
@@ -137,16 +137,19 @@ export async function runSft(options: SftRunOptions): Promise<SftResult> {
     evalLoss.push({ step: 0, loss: await meanLoss(options.trainer, options.eval, s.batchSize) });
   const started = performance.now();
   let tokens = 0;
+  let trainMs = 0;
   let step = 0;
   while (step < s.steps && !options.signal?.aborted) {
     const batch = batches.next().map((i) => options.train[i]!);
     const learningRate = learningRateAt(schedule, step);
+    const stepStarted = performance.now();
     const result = await options.trainer.forwardBackward(batch, { type: "cross_entropy" });
     const optim = await options.trainer.optimStep({
       learningRate,
       weightDecay: s.weightDecay,
       gradClipNorm: s.gradClipNorm,
     });
+    trainMs += performance.now() - stepStarted;
     step += 1;
     tokens += batch.reduce((sum, item) => sum + item.tokens.length, 0);
     trainLoss.push({ step, loss: result.loss });
@@ -181,7 +184,7 @@ export async function runSft(options: SftRunOptions): Promise<SftResult> {
       evalLoss: measured,
       learningRate,
       gradNorm: optim.gradNorm,
-      tokensPerSecond: tokens / (elapsedMs / 1000),
+      tokensPerSecond: tokens / (trainMs / 1000),
       elapsedMs,
       checkpoint,
     });

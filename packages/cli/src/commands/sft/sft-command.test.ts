@@ -1,0 +1,117 @@
+// `vf sft` end to end: a fresh tiny model fine-tuned on a JSONL file and on an environment's
+// reference answers, with its outputs on disk, and each kind of bad input as one line.
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadCheckpoint } from "@vf/engine";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runVf } from "../../testing/index.ts";
+
+const ECHO_ENV = fileURLToPath(
+  new URL("../../../../core/src/loading/test-packages/echo-env", import.meta.url),
+);
+const TINY = '{"dModel": 32, "nLayers": 1, "nHeads": 2, "dFF": 64, "maxSeqLen": 64}';
+let dir: string;
+let data: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vf-sft-cli-"));
+  data = join(dir, "chats.jsonl");
+  const lines = ["cat", "dog", "sun", "map", "pen", "cup", "box", "hat", "key", "bus", "owl", "fig"].map(
+    (w) =>
+      JSON.stringify({
+        messages: [
+          { role: "user", content: `Say ${w}.` },
+          { role: "assistant", content: w },
+        ],
+      }),
+  );
+  await writeFile(data, `${lines.join("\n")}\n`);
+});
+
+describe("vf sft", () => {
+  it("fine-tunes a fresh model on a JSONL file and prints the final checkpoint", async () => {
+    const out = join(dir, "from-jsonl");
+    const result = await runVf([
+      "sft",
+      "--data",
+      data,
+      "--config",
+      TINY,
+      "--steps",
+      "6",
+      "--batch-size",
+      "4",
+      "--lr",
+      "0.01",
+      "--threads",
+      "1",
+      "-o",
+      out,
+    ]);
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(join(out, "final"));
+    expect(result.stderr).toContain(`${data}: 12 conversations`);
+    expect(result.stderr).toMatch(/on 11 conversations \(1 held out\), 6 steps of 4/);
+    expect(result.stderr).toMatch(/6 steps: train loss \d+\.\d+, eval loss \d+\.\d+/);
+    expect((await readdir(out)).sort()).toEqual(["final", "loss-curve.svg", "metrics.jsonl"]);
+    expect((await readFile(join(out, "metrics.jsonl"), "utf8")).trim().split("\n")).toHaveLength(6);
+    expect((await loadCheckpoint(join(out, "final"))).config.dModel).toBe(32);
+  });
+
+  it("fine-tunes on an environment's rows with their reference answers", async () => {
+    const out = join(dir, "from-env");
+    const result = await runVf([
+      "sft",
+      "--env",
+      ECHO_ENV,
+      "-a",
+      '{"words": ["a", "b", "c"]}',
+      "--config",
+      TINY,
+      "--steps",
+      "2",
+      "--threads",
+      "1",
+      "-o",
+      out,
+    ]);
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`${ECHO_ENV}: 3 training rows with reference answers`);
+    expect(result.stdout.trim()).toBe(join(out, "final"));
+  });
+});
+
+describe("vf sft's bad input", () => {
+  const oneLine = (stderr: string): string[] => stderr.trim().split("\n");
+
+  it("says what is wrong with a data file, naming the line", async () => {
+    const bad = join(dir, "bad.jsonl");
+    await writeFile(bad, '{"messages": [{"role": "user", "content": "hi"}]}\n');
+    const result = await runVf(["sft", "--data", bad, "--config", TINY, "--steps", "1"]);
+    expect(result.code).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([
+      `error: ${bad}:1: messages: has no assistant message: nothing to train on: each line must be {"messages": [{"role": ..., "content": ...}, ...]} with an assistant turn`,
+    ]);
+  });
+
+  it("asks for data when there is none, and refuses two starting models", async () => {
+    const none = await runVf(["sft", "--config", TINY]);
+    expect(none.code).toBe(1);
+    expect(oneLine(none.stderr)[0]).toMatch(/^error: no training data: pass --data FILE.jsonl or --env ID/);
+    const both = await runVf(["sft", "--data", data, "--model", dir, "--config", TINY]);
+    expect(oneLine(both.stderr)).toEqual([
+      "error: --model and --config both say where the model starts: pass one of them",
+    ]);
+  });
+
+  it("names the bad key of a fresh model's config", async () => {
+    const result = await runVf(["sft", "--data", data, "--config", '{"dModel": 30, "nHeads": 4}']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: invalid model config: nLayers: .*dFF: .*fix these keys.*$/m);
+    expect(result.stderr).not.toContain("internal error");
+  });
+});

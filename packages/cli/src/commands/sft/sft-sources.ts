@@ -1,0 +1,80 @@
+/**
+ * Where `vf sft` gets its conversations: JSONL files (`{"messages": [...]}` per line), and
+ * environments' datasets, each row's prompt followed by the environment's reference completion
+ * (how a perfect model would answer it). The engine stays free of core: this is the glue.
+ */
+import { loadEnvironmentById, UserError } from "@vf/core";
+import { type ChatMessageInput, readConversations, SftConversation } from "@vf/engine";
+
+/** Conversations for training and, when a source has them, held-out ones for the eval loss. */
+export interface SftConversations {
+  train: ChatMessageInput[][];
+  eval: ChatMessageInput[][];
+  /** One line per source, for the user. */
+  notes: string[];
+}
+
+/** Options of `loadSftConversations`. */
+export interface SftSourceOptions {
+  dataFiles: string[];
+  evalFiles: string[];
+  envIds: string[];
+  envArgs: Record<string, unknown>;
+  /** Rows taken from each environment's training split (default: all). */
+  numExamples?: number;
+}
+
+/** Reads every source named on the command line. */
+export async function loadSftConversations(options: SftSourceOptions): Promise<SftConversations> {
+  const result: SftConversations = { train: [], eval: [], notes: [] };
+  for (const path of options.dataFiles) {
+    const conversations = await readConversations(path);
+    result.train.push(...conversations.map((c) => c.messages));
+    result.notes.push(`${path}: ${conversations.length} conversations`);
+  }
+  for (const path of options.evalFiles) {
+    const conversations = await readConversations(path);
+    result.eval.push(...conversations.map((c) => c.messages));
+    result.notes.push(`${path}: ${conversations.length} eval conversations`);
+  }
+  for (const id of options.envIds) {
+    const { env } = await loadEnvironmentById(id, { args: options.envArgs });
+    try {
+      const train = await env.inputs({ split: "train", numExamples: options.numExamples ?? -1 });
+      result.train.push(
+        ...train.inputs.map((input) => envConversation(id, input.prompt, env.referenceCompletion(input))),
+      );
+      // only a real eval split: a fallback to the training rows would measure memorisation
+      const evalRows = await env.inputs({ split: "eval", numExamples: 256 });
+      if (evalRows.warnings.length === 0) {
+        result.eval.push(
+          ...evalRows.inputs.map((input) =>
+            envConversation(id, input.prompt, env.referenceCompletion(input)),
+          ),
+        );
+      }
+      const evalNote = evalRows.warnings.length === 0 ? `, ${evalRows.inputs.length} eval rows` : "";
+      result.notes.push(`${id}: ${train.inputs.length} training rows with reference answers${evalNote}`);
+    } finally {
+      await env.teardown();
+    }
+  }
+  if (result.train.length === 0) {
+    throw new UserError("no training data: pass --data FILE.jsonl or --env ID (e.g. --env reverse-text)");
+  }
+  return result;
+}
+
+/** A row's prompt and reference completion as one conversation, checked against the chat template. */
+function envConversation(id: string, prompt: unknown[], completion: unknown[]): ChatMessageInput[] {
+  const messages = [...prompt, ...completion];
+  const parsed = SftConversation.safeParse({ messages });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(
+      `environment "${id}" gave a row that cannot be trained on (${issue.path.join(".")}: ${issue.message}): ` +
+        "the engine's model reads text messages only, and needs a reference answer (referenceCompletion) per row",
+    );
+  }
+  return parsed.data.messages;
+}
