@@ -5,7 +5,14 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OpenAIModelClient } from "@vf/core";
-import { initParameters, parseModelConfig, renderChat, saveCheckpoint, tokenizer, Transformer } from "@vf/engine";
+import {
+  initParameters,
+  parseModelConfig,
+  renderChat,
+  saveCheckpoint,
+  Transformer,
+  tokenizer,
+} from "@vf/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf, VF_BIN } from "../../testing/index.ts";
 
