@@ -80,17 +80,26 @@ function arithmetic(count: number, seed: number): ChatMessageInput[][] {
     let working: string;
     let answer: number;
     if (kind === 0) {
-      question = int(0, 1) === 0 ? `What is ${a} + ${b}?` : `${name} has ${a} ${thing} and gets ${b} more. How many ${thing} does ${name} have?`;
+      question =
+        int(0, 1) === 0
+          ? `What is ${a} + ${b}?`
+          : `${name} has ${a} ${thing} and gets ${b} more. How many ${thing} does ${name} have?`;
       answer = a + b;
       working = `${a}+${b}=${answer}`;
     } else if (kind === 1) {
       const big = Math.max(a, b);
       const small = Math.min(a, b);
-      question = int(0, 1) === 0 ? `What is ${big} - ${small}?` : `${name} has ${big} ${thing} and gives away ${small}. How many ${thing} are left?`;
+      question =
+        int(0, 1) === 0
+          ? `What is ${big} - ${small}?`
+          : `${name} has ${big} ${thing} and gives away ${small}. How many ${thing} are left?`;
       answer = big - small;
       working = `${big}-${small}=${answer}`;
     } else if (kind === 2) {
-      question = int(0, 1) === 0 ? `What is ${a} * ${b}?` : `${name} buys ${b} boxes of ${a} ${thing}. How many ${thing} is that?`;
+      question =
+        int(0, 1) === 0
+          ? `What is ${a} * ${b}?`
+          : `${name} buys ${b} boxes of ${a} ${thing}. How many ${thing} is that?`;
       answer = a * b;
       working = `${a}*${b}=${answer}`;
     } else {
@@ -131,8 +140,12 @@ const sources: Record<string, ChatMessageInput[][]> = {
 };
 const items: BatchItem[] = [];
 for (const [name, rows] of Object.entries(sources)) {
-  const fitting = rows.map((r) => conversationItem(r)).filter((it) => it.tokens.length - 1 <= BASE_CONFIG.maxSeqLen);
-  console.log(`${name}: ${fitting.length} conversations${fitting.length < rows.length ? ` (${rows.length - fitting.length} too long, left out)` : ""}`);
+  const fitting = rows
+    .map((r) => conversationItem(r))
+    .filter((it) => it.tokens.length - 1 <= BASE_CONFIG.maxSeqLen);
+  console.log(
+    `${name}: ${fitting.length} conversations${fitting.length < rows.length ? ` (${rows.length - fitting.length} too long, left out)` : ""}`,
+  );
   items.push(...fitting);
 }
 // every 50th conversation is held out for the eval loss
@@ -140,7 +153,11 @@ const train = items.filter((_, i) => i % 50 !== 0);
 const held = items.filter((_, i) => i % 50 === 0);
 
 const started = performance.now();
-const trainer = await createLocalTrainer({ config: BASE_CONFIG, seed: RECIPE.initSeed, threads: Number(values.threads) });
+const trainer = await createLocalTrainer({
+  config: BASE_CONFIG,
+  seed: RECIPE.initSeed,
+  threads: Number(values.threads),
+});
 await rm(values.work, { recursive: true, force: true });
 const result = await runSft({
   trainer,
@@ -169,5 +186,10 @@ await trainer.close();
 await mkdir(values.out, { recursive: true });
 await cp(join(result.finalDir, "config.json"), join(values.out, "config.json"));
 await cp(join(result.finalDir, "model.safetensors"), join(values.out, "model.safetensors"));
-await writeFile(join(values.work, "recipe.json"), `${JSON.stringify({ config: BASE_CONFIG, ...RECIPE, steps }, null, 2)}\n`);
-console.log(`trained in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${values.out} (loss curve: ${result.curvePath})`);
+await writeFile(
+  join(values.work, "recipe.json"),
+  `${JSON.stringify({ config: BASE_CONFIG, ...RECIPE, steps }, null, 2)}\n`,
+);
+console.log(
+  `trained in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${values.out} (loss curve: ${result.curvePath})`,
+);
