@@ -19,6 +19,8 @@ export function buildProgram(io: Output, setExit: (code: number) => void): Comma
     .description("vf: reinforcement-learning environments for language models")
     .version(VERSION, "--version")
     .exitOverride()
+    // Options belong to the command they follow, so `vf eval push DIR --json` is push's --json, not eval's.
+    .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (text) => io.out(text.replace(/\n$/, "")),

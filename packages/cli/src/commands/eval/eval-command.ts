@@ -6,11 +6,12 @@ import { EXIT_INTERRUPTED, UsageError } from "../../cli-errors.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { loadEvalConfig } from "./eval-config.ts";
+import { type EvalPushFlags, registerEvalPush, reportUploader } from "./eval-push.ts";
 import { EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { headerFlag, integerFlag, jsonObjectFlag, listFlag, numberFlag } from "./parse-flag-values.ts";
 import { runEval } from "./run-eval.ts";
 
-interface EvalFlags {
+interface EvalFlags extends EvalPushFlags {
   model?: string;
   apiBaseUrl?: string;
   apiKeyVar?: string;
@@ -59,7 +60,7 @@ const SPEC_FLAGS: Array<keyof EvalFlags> = [
 ];
 
 export function registerEval(program: Command, io: Output, setExit: (code: number) => void): void {
-  program
+  const command = program
     .command("eval")
     .description("evaluate a model on an environment (or on each [[eval]] of a TOML config)")
     .argument("<env>", "environment id (reverse-text, owner/name@1.0.0), package folder, or config.toml")
@@ -125,13 +126,14 @@ Examples:
     )
     .action(async (env: string, flags: EvalFlags) => {
       const settings: RunSettings = {
-        save: Boolean(flags.saveResults),
+        save: Boolean(flags.saveResults || flags.push),
         resume: flags.resume ?? false,
         outputDir: flags.outputDir,
         json: Boolean(flags.json),
         verbose: Boolean(flags.verbose),
       };
       const specs = env.endsWith(".toml") ? await configSpecs(env, flags) : [specFromFlags(env, flags)];
+      const upload = await reportUploader(flags, io);
       const interrupt = onInterrupt(io);
       try {
         for (const spec of specs) {
@@ -140,11 +142,13 @@ Examples:
             setExit(EXIT_INTERRUPTED);
             return;
           }
+          await upload?.(spec.envId, result);
         }
       } finally {
         interrupt.dispose();
       }
     });
+  registerEvalPush(command, io);
 }
 
 async function configSpecs(path: string, flags: EvalFlags): Promise<EvalSpec[]> {

@@ -1,0 +1,69 @@
+/**
+ * Outside a project, `vf env install` puts packages in vf's managed folder, where nothing provides
+ * the peer dependencies an environment expects from its host (`@vf/core`, `zod`). There vf is the
+ * host: it links the copies it runs with into the managed folder's node_modules, so the package
+ * imports the very modules vf uses (one `Environment` class, so `instanceof` holds). Inside a
+ * project the project provides its peers, as npm would.
+ */
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  unlinkSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** What `provideHostPeers` did with each peer of the package. */
+export interface HostPeers {
+  /** Peers now linked to vf's own copy. */
+  linked: string[];
+  /** Peers vf does not have itself; the package may fail to load without them. */
+  missing: string[];
+}
+
+/** Links the peers of the package in `packageDir` that `root/node_modules` lacks to vf's own copies. */
+export function provideHostPeers(root: string, packageDir: string): HostPeers {
+  const json = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    peerDependencies?: Record<string, string>;
+  };
+  const result: HostPeers = { linked: [], missing: [] };
+  for (const name of Object.keys(json.peerDependencies ?? {})) {
+    const target = join(root, "node_modules", name);
+    if (existsSync(join(target, "package.json"))) continue;
+    const own = ownCopy(name);
+    if (!own) {
+      result.missing.push(name);
+      continue;
+    }
+    // A link left by a vf that has since moved points nowhere: replace it.
+    if (isSymlink(target)) unlinkSync(target);
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(own, target, "junction");
+    result.linked.push(name);
+  }
+  return result;
+}
+
+/** The folder of package `name` as vf itself resolves it (the nearest node_modules up), or null. */
+function ownCopy(name: string): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
