@@ -1,0 +1,68 @@
+/**
+ * gsm8k-calculator: GSM8K word problems with a `calculate(expression)` tool. The model may call the
+ * tool any number of times, then answers with the final number in `\boxed{}`.
+ * Reward: `correct_answer` (MathRubric, weight 1): 1 when the boxed number equals the reference.
+ * Metrics (weight 0): `calculate_errors`, tool calls answered with an error; the environment adds
+ * `total_tool_calls`, `calculate_calls` and `num_turns`.
+ */
+import { defineEnvironment, MathRubric, type RewardContext, ToolEnv } from "@vf/core";
+import { z } from "zod";
+import { calculateTool } from "./calculate-tool.ts";
+import { loadGsm8k } from "./gsm8k-data.ts";
+import { referenceCompletion } from "./reference-completion.ts";
+
+export { calculateTool } from "./calculate-tool.ts";
+export { CalculationError, calculate, MAX_DEPTH, MAX_EXPRESSION_LENGTH } from "./calculator.ts";
+export {
+  annotatedExpressions,
+  type Gsm8kSplit,
+  loadGsm8k,
+  referenceSolution,
+  solutionSteps,
+} from "./gsm8k-data.ts";
+export { referenceCompletion } from "./reference-completion.ts";
+
+/** The system prompt of every row. */
+export const SYSTEM_PROMPT =
+  "Solve the math problem step by step. Use the calculate tool for arithmetic. " +
+  "Give the final answer as a number inside \\boxed{}.";
+
+/** Tool calls answered with an error (bad expression, division by zero, bad arguments). */
+export function calculateErrors({ completion }: RewardContext): number {
+  return completion.filter(
+    (m) => m.role === "tool" && typeof m.content === "string" && m.content.startsWith("Error:"),
+  ).length;
+}
+
+/** The arguments of `loadEnvironment` (`vf eval gsm8k-calculator -a '{...}'`). */
+export const Gsm8kCalculatorArgs = z
+  .object({
+    /** Which GSM8K split the evaluation rows come from. */
+    split: z.enum(["test", "train"]).default("test"),
+    /** Training rows to keep (after the seeded shuffle); all 7,473 when absent. */
+    numTrain: z.number().int().positive().optional(),
+    /** Evaluation rows to keep, in the file's order; the whole split when absent. */
+    numEval: z.number().int().positive().optional(),
+    /** Seed of the training rows' order. */
+    seed: z.number().int().default(0),
+    /** Model turns per rollout, tool-calling turns included. */
+    maxTurns: z.number().int().positive().default(10),
+  })
+  .strict();
+export type Gsm8kCalculatorArgs = z.infer<typeof Gsm8kCalculatorArgs>;
+
+/** Loads the gsm8k-calculator environment; see `Gsm8kCalculatorArgs` for the arguments. */
+export const loadEnvironment = defineEnvironment({
+  args: Gsm8kCalculatorArgs,
+  load: ({ split, numTrain, numEval, seed, maxTurns }) =>
+    new ToolEnv({
+      dataset: async () => (await loadGsm8k("train")).shuffle(seed).take(numTrain),
+      evalDataset: async () => (await loadGsm8k(split)).take(numEval),
+      tools: [calculateTool],
+      maxTurns,
+      systemPrompt: SYSTEM_PROMPT,
+      rubric: new MathRubric().addMetric(calculateErrors, { name: "calculate_errors" }),
+      referenceCompletion: (input) =>
+        referenceCompletion(typeof input.info.solution === "string" ? input.info.solution : "", input.answer),
+    }),
+});
