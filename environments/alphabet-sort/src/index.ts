@@ -4,15 +4,15 @@
  * Reward: `sort_reward` (weight 1), per-turn list similarity raised to a power, averaged over turns.
  * Metric: `exact_turns` (weight 0), the share of turns answered exactly right.
  */
-import { Dataset, defineEnvironment, EnvArgsError, type Messages, Rubric } from "@vf/core";
+import { Dataset, defineEnvironment, EnvArgsError, Rubric } from "@vf/core";
 import { z } from "zod";
 import { AlphabetSortEnv, type SortData } from "./alphabet-sort-env.ts";
 import { exactTurns, sortReward } from "./sort-reward.ts";
 import {
   drawTurnNames,
   expectedLists,
-  formatList,
   loadNames,
+  referenceConversation,
   TAG,
   turnNamesOf,
   userPrompt,
@@ -31,6 +31,7 @@ export {
   expectedLists,
   formatList,
   loadNames,
+  referenceConversation,
   type SortTaskShape,
   sortNames,
   TAG,
@@ -120,18 +121,7 @@ export const loadEnvironment = defineEnvironment({
           name: "sort_reward",
         })
         .addMetric(({ completion, info }) => exactTurns(completion, expected(info)), { name: "exact_turns" }),
-      referenceCompletion: (input) => {
-        const turns = turnNamesOf(input.info);
-        const lists = expectedLists(turns);
-        return lists.flatMap(
-          (list, turn): Messages => [
-            { role: "assistant", content: formatList(list) },
-            ...(turn + 1 < turns.length
-              ? [{ role: "user" as const, content: userPrompt(turns, turn + 1) }]
-              : []),
-          ],
-        );
-      },
+      referenceCompletion: (input) => referenceConversation(turnNamesOf(input.info)),
     });
   },
 });

@@ -4,6 +4,7 @@ import {
   expectedLists,
   formatList,
   loadNames,
+  referenceConversation,
   sortNames,
   turnNamesOf,
   userPrompt,
@@ -25,6 +26,14 @@ describe("a sort task", () => {
     expect(userPrompt(turns, 0)).toBe("Sort these names: Maya, ben");
     expect(userPrompt(turns, 2)).toBe("Add these names to the list: Adam, Olivia");
     expect(formatList(["Ada", "Ben"])).toBe("<alphabetical_sorted>\nAda\nBen\n</alphabetical_sorted>");
+  });
+
+  it("has a reference conversation of every right reply, with the user's follow-ups between", () => {
+    expect(referenceConversation([["Maya", "ben"], ["Zoe"]])).toEqual([
+      { role: "assistant", content: "<alphabetical_sorted>\nben\nMaya\n</alphabetical_sorted>" },
+      { role: "user", content: "Add these names to the list: Zoe" },
+      { role: "assistant", content: "<alphabetical_sorted>\nben\nMaya\nZoe\n</alphabetical_sorted>" },
+    ]);
   });
 
   it("reads the names from a row's info, or says what is wrong with them", () => {

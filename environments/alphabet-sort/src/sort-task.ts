@@ -5,6 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import type { Messages } from "@vf/core";
 import { z } from "zod";
 import { seededRandom } from "./seeded-random.ts";
 
@@ -50,6 +51,19 @@ export function userPrompt(turns: TurnNames, turn: number): string {
 /** A sorted list as the model should write it: one name per line inside the tag. */
 export function formatList(names: readonly string[]): string {
   return `<${TAG}>\n${names.join("\n")}\n</${TAG}>`;
+}
+
+/**
+ * A perfect conversation after the first user turn: each turn's sorted list, with the user's
+ * follow-ups between them (a row's `referenceCompletion`).
+ */
+export function referenceConversation(turns: TurnNames): Messages {
+  return expectedLists(turns).flatMap((list, turn): Messages => {
+    const reply: Messages = [{ role: "assistant", content: formatList(list) }];
+    return turn + 1 < turns.length
+      ? [...reply, { role: "user", content: userPrompt(turns, turn + 1) }]
+      : reply;
+  });
 }
 
 /** The names of a row, read from its `info`; throws when they are missing or malformed. */
