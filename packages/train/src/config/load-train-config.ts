@@ -1,0 +1,85 @@
+/**
+ * From a TOML file and command-line overrides to a checked, resolved training config: the schema
+ * (unknown keys rejected with the nearest valid key), then the rules between keys, then defaults
+ * that depend on the machine (the built-in base model, the run folder). Every problem is reported
+ * at once, one per line, before anything starts.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { ConfigError } from "@vf/core";
+import { parse as parseToml } from "smol-toml";
+import { builtinBaseModel } from "./builtin-base-model.ts";
+import { applyOverrides, type ConfigOverride } from "./config-overrides.ts";
+import { checkConfigRules } from "./config-rules.ts";
+import { describeIssues } from "./describe-issues.ts";
+import { type FreshModelConfig, TrainConfig } from "./train-config.ts";
+
+/** A config with the model and the run folder decided. */
+export type ResolvedTrainConfig = Omit<TrainConfig, "model" | "output_dir"> & {
+  /** A checkpoint folder, or the architecture of a fresh model. */
+  model: string | FreshModelConfig;
+  output_dir: string;
+};
+
+/** Where a config came from, for messages. */
+export interface ConfigSource {
+  /** The parsed TOML document (or any object of the same shape). */
+  raw: Record<string, unknown>;
+  /** Names the source in messages (the file path). */
+  where: string;
+}
+
+/** Reads and checks a TOML config file, with overrides applied on top. Throws ConfigError listing every problem. */
+export async function loadTrainConfig(
+  path: string,
+  overrides: readonly ConfigOverride[] = [],
+): Promise<ResolvedTrainConfig> {
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new ConfigError(
+      `cannot read the training config ${path} (${error.code ?? error.message}): check the path`,
+    );
+  });
+  let raw: Record<string, unknown>;
+  try {
+    raw = parseToml(text) as Record<string, unknown>;
+  } catch (error) {
+    const detail = (error as Error).message.split("\n")[0];
+    throw new ConfigError(`${path} is not valid TOML (${detail}): fix the syntax at that line`);
+  }
+  return resolveTrainConfig({ raw, where: path }, overrides);
+}
+
+/** Checks a parsed config with overrides applied; throws ConfigError listing every problem. */
+export function resolveTrainConfig(
+  source: ConfigSource,
+  overrides: readonly ConfigOverride[] = [],
+): ResolvedTrainConfig {
+  const raw = structuredClone(source.raw);
+  applyOverrides(raw, overrides);
+  const parsed = TrainConfig.safeParse(raw);
+  if (!parsed.success) {
+    throw configError(describeIssues(parsed.error, TrainConfig, raw, source.where));
+  }
+  const config = parsed.data;
+  const problems = checkConfigRules(config).map((p) => `${source.where}: ${p}`);
+  const model = config.model ?? builtinBaseModel();
+  if (model === undefined) {
+    problems.push(
+      `${source.where}: no model given and the built-in base model is not in this build: set model to a checkpoint folder, or add a [model] table (d_model, n_layers, n_heads) for a fresh one`,
+    );
+  } else if (typeof model === "string" && !existsSync(model)) {
+    problems.push(
+      `${source.where}: model (${JSON.stringify(model)}) is not a folder: give a checkpoint folder (config.json and model.safetensors), relative to the working folder`,
+    );
+  }
+  if (problems.length > 0) throw configError(problems);
+  const outputDir =
+    config.output_dir ?? `outputs/train/${config.env[0]!.id.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
+  return { ...config, model: model!, output_dir: outputDir };
+}
+
+function configError(problems: readonly string[]): ConfigError {
+  return new ConfigError(
+    problems.length === 1 ? problems[0]! : `${problems.length} problems:\n  ${problems.join("\n  ")}`,
+  );
+}

@@ -1,0 +1,229 @@
+/**
+ * The training config: one TOML file, every key checked by this schema (`.strict()` everywhere, so
+ * a typo is an error with the nearest valid key, never a silently ignored setting). Cross-key rules
+ * (batch_size divisible by rollouts_per_example, ...) live in config-rules.ts.
+ *
+ * Keys follow verifiers' and prime-rl's v0.4 names (snake_case, as in their TOML files):
+ *
+ *   model = "packages/engine/models/base"   # a checkpoint folder, or a [model] table for a fresh model
+ *   max_steps = 40
+ *   batch_size = 32                          # rollouts per step
+ *   rollouts_per_example = 8                 # rollouts per group (one prompt)
+ *   [sampling]  max_tokens, temperature, top_p, top_k, min_p, repetition_penalty
+ *   [[env]]     id, num_examples, [env.args]
+ */
+import { z } from "zod";
+
+/** How rollouts sample. The same values go to the server of every turn. */
+export const SamplingConfig = z
+  .object({
+    /** Most tokens per model turn (default 128). */
+    max_tokens: z.number().int().positive().default(128),
+    /**
+     * Softmax temperature (default 1). The loss divides the trainer's logits by the same value, so
+     * trainer and sampler compare the same distribution. Must be above 0: greedy samples have no
+     * usable logprobs.
+     */
+    temperature: z.number().positive().max(2).default(1),
+    /**
+     * Nucleus sampling (default 1: off). Like top_k and min_p it truncates the distribution the
+     * sampler draws from but not the one the trainer scores, which skews the importance ratio;
+     * prime-rl turns all three off for training.
+     */
+    top_p: z.number().gt(0).max(1).default(1),
+    /** Keep the k most likely tokens; -1 or 0 keeps all (default -1). */
+    top_k: z.number().int().min(-1).default(-1),
+    /** Drop tokens less likely than min_p times the most likely (default 0: off). */
+    min_p: z.number().min(0).max(1).default(0),
+    /** Above 1 discourages repeated tokens (default 1: off). */
+    repetition_penalty: z.number().positive().default(1),
+  })
+  .strict();
+export type SamplingConfig = z.infer<typeof SamplingConfig>;
+
+/** One environment to train on; several [[env]] tables train on their mixture. */
+export const EnvConfig = z
+  .object({
+    /** Environment id (`reverse-text`, `owner/name@1.0.0`) or a package folder. */
+    id: z.string().min(1),
+    /** Arguments of the environment's loadEnvironment (the [env.args] table). */
+    args: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * Cap on the training rows used (rows after a seeded shuffle), like rLLM's max_samples; default
+     * all. Several environments are mixed in proportion to their (capped) row counts.
+     */
+    num_examples: z.number().int().positive().optional(),
+  })
+  .strict();
+export type EnvConfig = z.infer<typeof EnvConfig>;
+
+/** A freshly initialised engine model (instead of a checkpoint folder). */
+export const FreshModelConfig = z
+  .object({
+    /** Width of the residual stream. */
+    d_model: z.number().int().positive(),
+    /** Number of transformer blocks. */
+    n_layers: z.number().int().positive(),
+    /** Attention heads; d_model / n_heads must be even. */
+    n_heads: z.number().int().positive(),
+    /** Hidden width of the MLP (default 4 × d_model). */
+    d_ff: z.number().int().positive().optional(),
+    /** Longest sequence, prompt and completion together (default 256). */
+    max_seq_len: z.number().int().positive().default(256),
+    /** Seed of the initial weights (default 0). */
+    init_seed: z.number().int().default(0),
+  })
+  .strict();
+export type FreshModelConfig = z.infer<typeof FreshModelConfig>;
+
+/** AdamW and its learning-rate schedule. */
+export const OptimizerConfig = z
+  .object({
+    /** Peak learning rate (default 1e-4). */
+    learning_rate: z.number().positive().default(1e-4),
+    /** "constant" after warmup, or "cosine" decay to min_learning_rate at max_steps (default constant). */
+    schedule: z.enum(["constant", "cosine"]).default("constant"),
+    /** Steps of linear warmup (default 0). */
+    warmup_steps: z.number().int().nonnegative().default(0),
+    /** Floor of the cosine schedule (default 0). */
+    min_learning_rate: z.number().nonnegative().default(0),
+    /** Decoupled weight decay (default 0). */
+    weight_decay: z.number().nonnegative().default(0),
+    /** Clip the global gradient norm to this value; 0 turns clipping off (default 1). */
+    max_grad_norm: z.number().nonnegative().default(1),
+    beta1: z.number().min(0).lt(1).default(0.9),
+    beta2: z.number().min(0).lt(1).default(0.99),
+  })
+  .strict();
+export type OptimizerConfig = z.infer<typeof OptimizerConfig>;
+
+/** The policy-gradient loss. */
+export const LossConfig = z
+  .object({
+    /**
+     * "masked_importance_sampling" (default): −r·A per sampled token, where a token whose ratio
+     * r = π_trainer/π_sampler leaves [mask_low, mask_high] is dropped (CISPO/IcePop style);
+     * "importance_sampling": −r·A on every sampled token.
+     */
+    type: z.enum(["masked_importance_sampling", "importance_sampling"]).default("masked_importance_sampling"),
+    /** Lower edge of the ratio band (default 0.125). */
+    mask_low: z.number().positive().default(0.125),
+    /** Upper edge of the ratio band (default 8). */
+    mask_high: z.number().positive().default(8),
+  })
+  .strict();
+export type LossConfig = z.infer<typeof LossConfig>;
+
+/** How rewards become advantages. */
+export const AdvantageConfig = z
+  .object({
+    /** Divide reward − group mean by the group's standard deviation (default false, Dr.GRPO style). */
+    normalize_std: z.boolean().default(false),
+  })
+  .strict();
+export type AdvantageConfig = z.infer<typeof AdvantageConfig>;
+
+/** Evaluation on each environment's eval split while training. */
+export const EvalConfig = z
+  .object({
+    /** Evaluate every this many steps (and before the first and after the last); 0: only those two. */
+    interval: z.number().int().nonnegative().default(10),
+    /** Rows of each environment's eval split (default 32). */
+    num_examples: z.number().int().positive().default(32),
+    /** Rollouts per row (default 1). */
+    rollouts_per_example: z.number().int().positive().default(1),
+  })
+  .strict();
+export type EvalConfig = z.infer<typeof EvalConfig>;
+
+/** Checkpoints for --resume. One is always written when the run ends or is interrupted. */
+export const CheckpointsConfig = z
+  .object({
+    /** Write a checkpoint every this many steps (default 10); 0: only at the end. */
+    interval: z.number().int().nonnegative().default(10),
+    /** Newest checkpoints kept; older ones are deleted (default 2). */
+    keep: z.number().int().positive().default(2),
+  })
+  .strict();
+export type CheckpointsConfig = z.infer<typeof CheckpointsConfig>;
+
+/** Where the gradient work runs. */
+export const TrainerConfig = z
+  .object({
+    /** URL of a `vf trainer serve` server; absent: the engine in this process. */
+    url: z.url().optional(),
+    /** Worker threads of the in-process engine (default 2). */
+    threads: z.number().int().positive().default(2),
+  })
+  .strict();
+export type TrainerConfig = z.infer<typeof TrainerConfig>;
+
+/** Where rollouts are sampled. */
+export const InferenceConfig = z
+  .object({
+    /**
+     * Base URL (ending in /v1) of an OpenAI-compatible server that returns vLLM's token fields and
+     * answers POST /update_weights (vf serve, prime-rl's vLLM); absent: the engine's server, started
+     * in this process on a loopback port.
+     */
+    url: z.url().optional(),
+    /** The model name the server answers to (default: what its /v1/models lists first). */
+    model: z.string().min(1).optional(),
+    /** Variable holding the server's API key (default none: "EMPTY"). */
+    api_key_var: z.string().min(1).optional(),
+  })
+  .strict();
+export type InferenceConfig = z.infer<typeof InferenceConfig>;
+
+/** The whole training config, with every default filled in. */
+export const TrainConfig = z
+  .object({
+    /**
+     * A checkpoint folder (config.json + model.safetensors), or a [model] table for a freshly
+     * initialised engine model; default: the built-in base model.
+     */
+    model: z.union([z.string().min(1), FreshModelConfig]).optional(),
+    /** Optimizer steps to reach; a resumed run continues to the same number (default 100). */
+    max_steps: z.number().int().positive().default(100),
+    /** Rollouts per step (default 64). */
+    batch_size: z.number().int().positive().default(64),
+    /** Rollouts per prompt, the group whose mean reward is the baseline (default 8). */
+    rollouts_per_example: z.number().int().positive().default(8),
+    /** Rollouts per forwardBackward call; the step's gradient is the same whatever it is (default 8). */
+    micro_batch_size: z.number().int().positive().default(8),
+    /** Rollouts in flight at once (default 64). */
+    max_concurrent: z.number().int().positive().default(64),
+    /**
+     * How many steps the sampler may lag behind the trainer (default 1): the batch of step n is
+     * sampled with the weights of step n − max_async_level while the trainer works on earlier
+     * batches. 0 is fully on-policy and sequential.
+     */
+    max_async_level: z.number().int().nonnegative().default(1),
+    /** Drop groups whose mean reward is at or above this (absent: keep easy groups). */
+    easy_threshold: z.number().optional(),
+    /** Drop groups whose mean reward is at or below this (absent: keep hard groups). */
+    hard_threshold: z.number().optional(),
+    /**
+     * Groups sampled per needed group (default 1): with filtering on, 2 samples twice the groups
+     * a batch needs at once, so fewer rounds of sampling are needed to refill it.
+     */
+    oversampling_factor: z.number().min(1).default(1),
+    /** Seed of the data order and of every sampled token (default 0). */
+    seed: z.number().int().default(0),
+    /** Run folder: metrics.jsonl, checkpoints/, weights/, the reward curve (default outputs/train/<env>). */
+    output_dir: z.string().min(1).optional(),
+    sampling: SamplingConfig.default(SamplingConfig.parse({})),
+    env: z.array(EnvConfig).min(1),
+    optimizer: OptimizerConfig.default(OptimizerConfig.parse({})),
+    loss: LossConfig.default(LossConfig.parse({})),
+    advantage: AdvantageConfig.default(AdvantageConfig.parse({})),
+    /** Absent: no evaluation while training. */
+    eval: EvalConfig.optional(),
+    checkpoints: CheckpointsConfig.default(CheckpointsConfig.parse({})),
+    trainer: TrainerConfig.default(TrainerConfig.parse({})),
+    inference: InferenceConfig.default(InferenceConfig.parse({})),
+  })
+  .strict();
+export type TrainConfig = z.infer<typeof TrainConfig>;
+/** A config as written in a file: defaults may be left out. */
+export type TrainConfigInput = z.input<typeof TrainConfig>;

@@ -1,0 +1,139 @@
+/**
+ * `vf doctor`: the first-run protocol before training (verifiers' "RL rules of thumb"). A small
+ * baseline on the training rows the run would see, then what decides whether RL can learn from
+ * them: is the reward spread within groups (GRPO learns only from groups whose rollouts differ), how
+ * many groups all fail or all pass, whether rewards are binary, truncation and errors, and whether
+ * the server returns the token ids training needs. The advice follows from those numbers.
+ */
+import {
+  type Environment,
+  generate,
+  type ModelClient,
+  type RolloutRecord,
+  type SamplingArgs,
+} from "@vf/core";
+import { meanStd } from "../algorithm/advantages.ts";
+import { rewardInterval } from "../run/evaluate-policy.ts";
+import { completionTokens } from "../run/step-metrics.ts";
+import { adviseTraining } from "./advise-training.ts";
+
+/** Options of `runDoctor`. */
+export interface DoctorOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
+  env: Environment<any>;
+  envId: string;
+  clients: ModelClient | ModelClient[];
+  model: string;
+  /** Training rows to try (default 20). */
+  numExamples?: number;
+  /** Rollouts per row, the group size (default 8). */
+  rolloutsPerExample?: number;
+  sampling?: SamplingArgs;
+  maxConcurrent?: number;
+  /** Seed of the row shuffle (default 0). */
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+/** The numbers of a doctor run and the advice drawn from them. */
+export interface DoctorReport {
+  envId: string;
+  model: string;
+  groups: number;
+  rolloutsPerExample: number;
+  rollouts: number;
+  /** Mean reward and its 95% interval. */
+  reward: { mean: number; std: number; ci95: [number, number] };
+  /** Share of groups whose rollouts did not all score the same. */
+  groupsWithSpread: number;
+  /** Mean of the standard deviation of rewards within each group. */
+  meanGroupStd: number;
+  /** Share of groups where every rollout scored ≤ the lowest reward seen (all fail) or ≥ the highest (all pass). */
+  allFail: number;
+  allPass: number;
+  /** Lowest and highest reward seen, and whether every reward was one of those two. */
+  rewardRange: [number, number];
+  binary: boolean;
+  /** Share of rollouts that hit max_tokens, that ended with an error, that came without token ids. */
+  truncated: number;
+  errored: number;
+  withoutTokens: number;
+  completionTokensMean: number;
+  /** Advice lines, most important first. */
+  advice: string[];
+  /** A config fragment that follows the advice. */
+  suggestedConfig: string;
+  cancelled: boolean;
+}
+
+/** Runs the baseline and returns the report. */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const r = options.rolloutsPerExample ?? 8;
+  const { inputs } = await options.env.inputs({
+    split: "train",
+    numExamples: options.numExamples ?? 20,
+    rolloutsPerExample: r,
+    shuffle: true,
+    seed: options.seed ?? 0,
+  });
+  const result = await generate(options.env, inputs, {
+    clients: options.clients,
+    model: options.model,
+    sampling: { ...options.sampling, logprobs: true, return_token_ids: true },
+    maxConcurrent: options.maxConcurrent ?? 32,
+    maxRetries: 2,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const records = result.records;
+  const groups_P = groupRecords(records);
+  const rewards = records.map((x) => x.reward);
+  const low = Math.min(...rewards);
+  const high = Math.max(...rewards);
+  const interval = rewardInterval(rewards);
+  const spread = (g: RolloutRecord[]) =>
+    Math.max(...g.map((x) => x.reward)) - Math.min(...g.map((x) => x.reward));
+  const share = (n: number, of: number) => (of > 0 ? n / of : 0);
+  const report: Omit<DoctorReport, "advice" | "suggestedConfig"> = {
+    envId: options.envId,
+    model: options.model,
+    groups: groups_P.length,
+    rolloutsPerExample: r,
+    rollouts: records.length,
+    reward: {
+      mean: interval.reward_mean,
+      std: meanStd(rewards).std,
+      ci95: [interval.ci95_low, interval.ci95_high],
+    },
+    groupsWithSpread: share(groups_P.filter((g) => spread(g) > 1e-9).length, groups_P.length),
+    meanGroupStd: meanStd(groups_P.map((g) => meanStd(g.map((x) => x.reward)).std)).mean,
+    allFail: share(
+      groups_P.filter((g) => high > low && g.every((x) => x.reward <= low)).length,
+      groups_P.length,
+    ),
+    allPass: share(
+      groups_P.filter((g) => high > low && g.every((x) => x.reward >= high)).length,
+      groups_P.length,
+    ),
+    rewardRange: records.length > 0 ? [low, high] : [0, 0],
+    binary: records.length > 0 && rewards.every((x) => x === low || x === high),
+    truncated: share(records.filter((x) => x.is_truncated).length, records.length),
+    errored: share(records.filter((x) => x.error !== null).length, records.length),
+    withoutTokens: share(
+      records.filter((x) => x.trajectory.length > 0 && x.trajectory.some((s) => s.tokens === null)).length,
+      records.length,
+    ),
+    completionTokensMean: meanStd(records.map(completionTokens)).mean,
+    cancelled: result.cancelled,
+  };
+  return { ...report, ...adviseTraining(report) };
+}
+
+function groupRecords(records: readonly RolloutRecord[]): RolloutRecord[][] {
+  const groups = new Map<number, RolloutRecord[]>();
+  for (const record of records) {
+    const group = groups.get(record.example_id);
+    if (group) group.push(record);
+    else groups.set(record.example_id, [record]);
+  }
+  return [...groups.values()];
+}

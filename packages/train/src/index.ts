@@ -1,0 +1,88 @@
+/**
+ * @vf/train: reinforcement learning on any vf environment. The RL loop (prompts → rollouts by the
+ * environment against an OpenAI-compatible inference server → rewards → group-relative advantages
+ * → training items → forwardBackward/optimStep through the trainer protocol → saveWeights → the
+ * inference server loads them), its TOML config, the trainer protocol over HTTP, checkpoints and
+ * exact resume, metrics.jsonl and the reward curve, and the first-run checks of `vf doctor`.
+ *
+ * Shape suffixes. Ragged RL data is named for its shape, as tinker-cookbook does:
+ *   G  rollouts of one group (one prompt, rollouts_per_example of them)
+ *   P  groups (prompts) of a batch
+ *   B  rollouts of a batch (P × G = batch_size)
+ *   D  training items (datums) of a rollout or a batch: one per rollout, or one per turn when a
+ *      turn's prompt does not extend the previous turn
+ *   T  tokens of one sequence
+ *   E  environments of a run (its [[env]] tables)
+ * so `rewards_G` is one reward per rollout of a group, `items_B_D` the items of each rollout of a
+ * batch, `tokens_P_G_T` token ids per prompt, rollout and position.
+ */
+
+export { type AdvantageOptions, computeAdvantages, meanStd } from "./algorithm/advantages.ts";
+export { type DifficultyThresholds, type GroupVerdict, judgeGroup } from "./algorithm/difficulty-filter.ts";
+export { type StepTrainResult, type TrainStepOptions, trainStep } from "./algorithm/train-step.ts";
+export { type NoItemsReason, type RolloutItems, rolloutItems } from "./algorithm/training-items.ts";
+export { builtinBaseModel } from "./config/builtin-base-model.ts";
+export { applyOverrides, type ConfigOverride, parseOverrides } from "./config/config-overrides.ts";
+export { checkConfigRules } from "./config/config-rules.ts";
+export {
+  type ConfigSource,
+  loadTrainConfig,
+  type ResolvedTrainConfig,
+  resolveTrainConfig,
+} from "./config/load-train-config.ts";
+export {
+  AdvantageConfig,
+  CheckpointsConfig,
+  EnvConfig,
+  EvalConfig,
+  FreshModelConfig,
+  InferenceConfig,
+  LossConfig,
+  OptimizerConfig,
+  SamplingConfig,
+  TrainConfig,
+  type TrainConfigInput,
+  TrainerConfig,
+} from "./config/train-config.ts";
+export { formatDoctorReport } from "./doctor/format-doctor-report.ts";
+export { type DoctorOptions, type DoctorReport, runDoctor } from "./doctor/run-doctor.ts";
+export {
+  type ConnectInferenceOptions,
+  connectInference,
+  type InferenceEndpoint,
+  startLocalInference,
+} from "./inference/inference-endpoint.ts";
+export {
+  type CollectBatchOptions,
+  type CollectedBatch,
+  collectBatch,
+  describeCounts,
+  type FilterCounts,
+  type TrainEnv,
+  type TrainGroup,
+} from "./rollouts/collect-batch.ts";
+export { mixSeed, PolicyClient, type PolicyClientOptions } from "./rollouts/policy-client.ts";
+export { type DrawnPrompt, PromptSource, PromptSourceState } from "./rollouts/prompt-source.ts";
+export { RngState, TrainRng } from "./rollouts/train-rng.ts";
+export { rewardInterval } from "./run/evaluate-policy.ts";
+export { MetricsLog, readMetrics } from "./run/metrics-log.ts";
+export { EvalRow, MetricsRow, StepTimes, TrainRow } from "./run/metrics-row.ts";
+export { rewardCurveHtml, rewardCurveSvg, writeRewardCurve } from "./run/reward-curve.ts";
+export { latestCheckpoint, RunProgress } from "./run/run-checkpoint.ts";
+export { RunLayout } from "./run/run-layout.ts";
+export { type RunTrainingOptions, type RunTrainingResult, runTraining } from "./run/run-training.ts";
+export { HttpTrainer, type HttpTrainerOptions } from "./trainers/http-trainer.ts";
+export {
+  startTrainerServer,
+  type TrainerServer,
+  type TrainerServerOptions,
+} from "./trainers/trainer-server.ts";
+export {
+  DirRequest,
+  ErrorResponse,
+  ForwardBackwardRequest,
+  HealthResponse,
+  OkResponse,
+  TRAINER_ROUTES,
+  type TrainerRoute,
+} from "./trainers/trainer-wire.ts";

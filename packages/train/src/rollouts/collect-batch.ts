@@ -1,0 +1,249 @@
+/**
+ * Collects the groups of one training batch: draws prompts, runs `rollouts_per_example` rollouts
+ * of each through the environment (core's `generate`, the environment unchanged) against the
+ * policy, turns rewards into advantages, and drops the groups the difficulty filter rejects,
+ * drawing more (`oversampling_factor` per missing group) until the batch is full. A round that
+ * yields more groups than needed keeps the first ones in draw order and counts the rest as surplus.
+ */
+import {
+  type Environment,
+  generate,
+  type ModelResponse,
+  type RolloutInput,
+  type RolloutRecord,
+  type RolloutState,
+  type SamplingArgs,
+  UserError,
+} from "@vf/core";
+import type { BatchItem } from "@vf/engine";
+import { computeAdvantages } from "../algorithm/advantages.ts";
+import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-filter.ts";
+import { rolloutItems } from "../algorithm/training-items.ts";
+import { mixSeed, type PolicyClient } from "./policy-client.ts";
+import type { PromptSource } from "./prompt-source.ts";
+
+/** One group that made it into the batch. */
+export interface TrainGroup {
+  /** Which [[env]] it came from. */
+  envIndex: number;
+  records_G: RolloutRecord[];
+  advantages_G: number[];
+  /** The training items of each rollout (one, or one per turn when the prefix broke). */
+  items_G_D: BatchItem[][];
+  /** The oldest policy version any turn of each rollout was sampled from. */
+  versions_G: number[];
+}
+
+/** Counts of what happened to the groups drawn for one batch. */
+export interface FilterCounts {
+  drawn: number;
+  kept: number;
+  tooEasy: number;
+  tooHard: number;
+  noSpread: number;
+  /** Dropped because a rollout kept failing on the server (infrastructure errors after retries). */
+  errored: number;
+  /** Kept by the filter but beyond what the batch needed. */
+  surplus: number;
+}
+
+/** A full batch and how it was collected. */
+export interface CollectedBatch {
+  groups_P: TrainGroup[];
+  counts: FilterCounts;
+  /** Every rollout generated for this batch, filtered ones included. */
+  all_records: RolloutRecord[];
+  /** The [[env]] index of each of `all_records`. */
+  all_records_env: number[];
+  /** Rounds of sampling it took. */
+  rounds: number;
+  generationMs: number;
+}
+
+/** An environment to train on. */
+export interface TrainEnv {
+  id: string;
+  // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
+  env: Environment<any>;
+}
+
+/** Options of `collectBatch`. */
+export interface CollectBatchOptions {
+  envs_E: readonly TrainEnv[];
+  source: PromptSource;
+  client: PolicyClient;
+  model: string;
+  sampling: SamplingArgs;
+  /** Groups the batch needs. */
+  groups: number;
+  rolloutsPerExample: number;
+  oversamplingFactor: number;
+  thresholds: DifficultyThresholds;
+  normalizeStd: boolean;
+  maxConcurrent: number;
+  /** Index of the batch, mixed into the sampling seeds. */
+  batchIndex: number;
+  seed: number;
+  signal?: AbortSignal;
+  /** Rounds in a row that keep nothing before giving up (default 10). */
+  maxBarrenRounds?: number;
+}
+
+/** Collects one batch; see the file comment. Throws CancelledError-carrying results via `signal`. */
+export async function collectBatch(options: CollectBatchOptions): Promise<CollectedBatch> {
+  const started = performance.now();
+  const counts: FilterCounts = {
+    drawn: 0,
+    kept: 0,
+    tooEasy: 0,
+    tooHard: 0,
+    noSpread: 0,
+    errored: 0,
+    surplus: 0,
+  };
+  const groups_P: TrainGroup[] = [];
+  const all_records: RolloutRecord[] = [];
+  const all_records_env: number[] = [];
+  let rounds = 0;
+  let barren = 0;
+  const maxBarren = options.maxBarrenRounds ?? 10;
+  while (groups_P.length < options.groups) {
+    if (options.signal?.aborted) break;
+    const missing = options.groups - groups_P.length;
+    const draws = Math.ceil(missing * options.oversamplingFactor);
+    const drawn = await runRound(options, draws, counts.drawn);
+    rounds += 1;
+    counts.drawn += draws;
+    let keptThisRound = 0;
+    for (const group of drawn) {
+      all_records.push(...group.records_G);
+      for (const _ of group.records_G) all_records_env.push(group.envIndex);
+      if (group.errored) {
+        counts.errored += 1;
+        continue;
+      }
+      const rewards_G = group.records_G.map((r) => r.reward);
+      const verdict = judgeGroup(rewards_G, options.thresholds);
+      if (verdict === "too_easy") counts.tooEasy += 1;
+      else if (verdict === "too_hard") counts.tooHard += 1;
+      else if (verdict === "no_spread") counts.noSpread += 1;
+      if (verdict !== "keep") continue;
+      keptThisRound += 1;
+      if (groups_P.length >= options.groups) {
+        counts.surplus += 1;
+        continue;
+      }
+      groups_P.push(trainGroup(group, options.normalizeStd, options.client.baseUrl));
+    }
+    counts.kept = groups_P.length;
+    barren = keptThisRound === 0 ? barren + 1 : 0;
+    if (barren >= maxBarren && !options.signal?.aborted) {
+      throw new UserError(
+        `${barren} rounds of sampling in a row gave no group worth training on (${describeCounts(counts)}): ` +
+          "the task is too easy or too hard for this model, or every rollout of a group scores the same; " +
+          "check the rewards with vf doctor, loosen easy_threshold/hard_threshold, raise rollouts_per_example or the temperature",
+      );
+    }
+  }
+  return {
+    groups_P,
+    counts,
+    all_records,
+    all_records_env,
+    rounds,
+    generationMs: performance.now() - started,
+  };
+}
+
+/** "3 too easy, 2 too hard, ..." for messages. */
+export function describeCounts(counts: FilterCounts): string {
+  return `${counts.drawn} drawn, ${counts.tooEasy} too easy, ${counts.tooHard} too hard, ${counts.noSpread} with no reward spread, ${counts.errored} errored`;
+}
+
+/** A generated group before filtering. */
+interface DrawnGroup {
+  envIndex: number;
+  records_G: RolloutRecord[];
+  versions_G: number[];
+  errored: boolean;
+}
+
+/** Draws `draws` prompts and runs their groups, each environment's through one `generate` call. */
+async function runRound(
+  options: CollectBatchOptions,
+  draws: number,
+  drawOffset: number,
+): Promise<DrawnGroup[]> {
+  const r = options.rolloutsPerExample;
+  const prompts = Array.from({ length: draws }, () => options.source.next());
+  const results: DrawnGroup[] = new Array(draws);
+  const envCount = options.envs_E.length;
+  await Promise.all(
+    options.envs_E.map(async ({ env }, envIndex) => {
+      // draw slots of this environment; each drawn group gets a unique example id for `generate`
+      // (the same row may be drawn twice in a round), and the row's own id is put back afterwards
+      const slots = prompts.flatMap((p, draw) => (p.envIndex === envIndex ? [draw] : []));
+      if (slots.length === 0) return;
+      const inputs: RolloutInput[] = slots.flatMap((draw) =>
+        Array.from({ length: r }, (_, i) => ({ ...prompts[draw]!.input, exampleId: draw, rolloutIndex: i })),
+      );
+      const clients = slots.map((draw) =>
+        options.client.forGroup(mixSeed(options.seed, options.batchIndex, drawOffset + draw)),
+      );
+      const share = Math.max(r, Math.floor((options.maxConcurrent * slots.length) / draws));
+      await generate(env, inputs, {
+        clients,
+        model: options.model,
+        sampling: options.sampling,
+        maxConcurrent: envCount === 1 ? options.maxConcurrent : share,
+        maxRetries: 2,
+        retryDelayMs: (attempt) => 250 * attempt,
+        ...(options.signal ? { signal: options.signal } : {}),
+        onGroup: (records, states) => {
+          const draw = records[0]!.example_id;
+          const realId = prompts[draw]!.input.exampleId;
+          results[draw] = {
+            envIndex,
+            records_G: records.map((record) => ({ ...record, example_id: realId })),
+            versions_G: states.map((state) => oldestVersion(state, options.client)),
+            errored: states.some((state) => state.retryable),
+          };
+        },
+      });
+    }),
+  );
+  // groups that did not finish (cancelled) are left out
+  return results.filter((group) => group !== undefined);
+}
+
+function oldestVersion(state: RolloutState<unknown>, client: PolicyClient): number {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const turn of state.turns) {
+    const version = client.versionOf(turn.response as ModelResponse);
+    if (version !== undefined) oldest = Math.min(oldest, version);
+  }
+  return Number.isFinite(oldest) ? oldest : 0;
+}
+
+function trainGroup(group: DrawnGroup, normalizeStd: boolean, serverUrl: string): TrainGroup {
+  const advantages_G = computeAdvantages(
+    group.records_G.map((r) => r.reward),
+    { normalizeStd },
+  );
+  const items_G_D = group.records_G.map((record, g) => {
+    const built = rolloutItems(record.trajectory, advantages_G[g]!);
+    if (built.ok) return built.items_D;
+    if (built.reason === "empty") return [];
+    throw new UserError(
+      `the inference server at ${serverUrl} returned no ${built.reason === "no_tokens" ? "token ids (prompt_token_ids, choices[].token_ids)" : "logprobs"} ` +
+        "for a model turn: training needs vLLM's token fields; serve the policy with vf serve, or vLLM with return_token_ids support",
+    );
+  });
+  return {
+    envIndex: group.envIndex,
+    records_G: group.records_G,
+    advantages_G,
+    items_G_D,
+    versions_G: group.versions_G,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The rows of metrics.jsonl: one `train` row per optimizer step and one `eval` row per evaluation
+ * of an environment. Written as each happens; `vf plot` and resume read them back.
+ */
+import { z } from "zod";
+
+/** Milliseconds spent in each part of a step. */
+export const StepTimes = z.object({
+  /** The whole step, from the end of the previous one. */
+  step: z.number(),
+  /** Waiting for the batch: high when sampling is the bottleneck. */
+  wait_for_batch: z.number(),
+  /** Sampling the batch (overlaps earlier steps' training when max_async_level > 0). */
+  generate: z.number(),
+  /** The inference server loading the weights the batch was sampled with. */
+  update_weights: z.number(),
+  forward_backward: z.number(),
+  optim: z.number(),
+  save_weights: z.number(),
+  checkpoint: z.number(),
+});
+export type StepTimes = z.infer<typeof StepTimes>;
+
+/** One optimizer step. */
+export const TrainRow = z.object({
+  kind: z.literal("train"),
+  /** Optimizer steps done, this one included (1-based). */
+  step: z.number().int(),
+  /** Epoch seconds when the step ended. */
+  time: z.number(),
+  /** Mean and standard deviation of the reward over the rollouts trained on. */
+  reward_mean: z.number(),
+  reward_std: z.number(),
+  /** Mean reward over every rollout sampled for the step, filtered groups included. */
+  reward_all_mean: z.number(),
+  /** Mean reward per environment, over every rollout sampled for the step. */
+  env_reward: z.record(z.string(), z.number()),
+  /** What the difficulty filter did with the groups sampled for this step. */
+  groups: z.object({
+    drawn: z.number().int(),
+    kept: z.number().int(),
+    too_easy: z.number().int(),
+    too_hard: z.number().int(),
+    no_spread: z.number().int(),
+    errored: z.number().int(),
+    surplus: z.number().int(),
+  }),
+  /** Rounds of sampling the batch took (more than 1 when filtering refilled it). */
+  rounds: z.number().int(),
+  /** Rollouts trained on (batch_size) and how many of every sampled one ended with an error. */
+  rollouts: z.number().int(),
+  errors: z.number().int(),
+  /** Prompt and completion tokens over the trained rollouts, and the sampled tokens trained on. */
+  tokens: z.object({ prompt: z.number().int(), completion: z.number().int(), trained: z.number().int() }),
+  completion_len_mean: z.number(),
+  completion_len_max: z.number(),
+  turns_mean: z.number(),
+  /** Share of trained rollouts whose last turn hit max_tokens. */
+  truncated_share: z.number(),
+  loss: z.number(),
+  entropy: z.number(),
+  /** Mean r − log r − 1 between the trainer's and the sampler's token probabilities. */
+  mismatch_kl: z.number(),
+  /** Share of sampled tokens the ratio band dropped. */
+  masked_share: z.number(),
+  grad_norm: z.number(),
+  learning_rate: z.number(),
+  /** Steps between the policy that sampled each trained rollout and the one trained: mean and max. */
+  off_policy_mean: z.number(),
+  off_policy_max: z.number(),
+  time_ms: StepTimes,
+});
+export type TrainRow = z.infer<typeof TrainRow>;
+
+/** One evaluation of one environment. */
+export const EvalRow = z.object({
+  kind: z.literal("eval"),
+  /** The policy evaluated: the weights after this many steps. */
+  step: z.number().int(),
+  time: z.number(),
+  env: z.string(),
+  reward_mean: z.number(),
+  reward_std: z.number(),
+  /** 95% interval of the mean (normal approximation). */
+  ci95_low: z.number(),
+  ci95_high: z.number(),
+  rollouts: z.number().int(),
+  time_ms: z.number(),
+});
+export type EvalRow = z.infer<typeof EvalRow>;
+
+/** A row of metrics.jsonl. */
+export const MetricsRow = z.discriminatedUnion("kind", [TrainRow, EvalRow]);
+export type MetricsRow = z.infer<typeof MetricsRow>;

@@ -1,0 +1,81 @@
+/**
+ * What a run needs before its first step: the environments and their training rows, and a
+ * trainer (the engine in this process, or a `vf trainer serve` server), each failure turned into
+ * one line saying what to fix.
+ */
+import { loadEnvironmentById, type RolloutInput, UserError } from "@vf/core";
+import { createLocalTrainer, EngineError, type Trainer, tokenizer } from "@vf/engine";
+import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import type { TrainEnv } from "../rollouts/collect-batch.ts";
+import { HttpTrainer } from "../trainers/http-trainer.ts";
+
+/** The environments of a run with their training rows (one input per row). */
+export interface RunEnvironments {
+  envs_E: TrainEnv[];
+  rows_E: RolloutInput[][];
+  /** Things to tell the user (an environment without an eval split, ...). */
+  notices: string[];
+}
+
+/** Loads every [[env]] and its training rows (capped by num_examples, after a seeded shuffle). */
+export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<RunEnvironments> {
+  const envs_E: TrainEnv[] = [];
+  const rows_E: RolloutInput[][] = [];
+  const notices: string[] = [];
+  for (const spec of config.env) {
+    const { env, id } = await loadEnvironmentById(spec.id, { args: spec.args });
+    const { inputs, warnings } = await env.inputs({
+      split: "train",
+      shuffle: true,
+      seed: config.seed,
+      rolloutsPerExample: 1,
+      ...(spec.num_examples !== undefined ? { numExamples: spec.num_examples } : {}),
+    });
+    if (inputs.length === 0) {
+      throw new UserError(`environment "${id}" has no training rows: check its [env.args] and num_examples`);
+    }
+    notices.push(...warnings.map((w) => `${id}: ${w}`));
+    envs_E.push({ id, env });
+    rows_E.push(inputs);
+  }
+  return { envs_E, rows_E, notices };
+}
+
+/** The trainer a config names, and a line describing it. */
+export async function openTrainer(
+  config: ResolvedTrainConfig,
+): Promise<{ trainer: Trainer; description: string }> {
+  if (config.trainer.url !== undefined) {
+    const trainer = new HttpTrainer({ url: config.trainer.url });
+    const { config: model } = await trainer.health();
+    const size = model ? ` (d_model ${model.dModel}, ${model.nLayers} layers)` : "";
+    return { trainer, description: `trainer server at ${trainer.url}${size}` };
+  }
+  const threads = config.trainer.threads;
+  try {
+    if (typeof config.model === "string") {
+      const trainer = await createLocalTrainer({ checkpoint: config.model, threads });
+      return { trainer, description: `engine in this process (${threads} threads) from ${config.model}` };
+    }
+    const m = config.model;
+    const trainer = await createLocalTrainer({
+      config: {
+        vocabSize: tokenizer.vocabSize,
+        dModel: m.d_model,
+        nLayers: m.n_layers,
+        nHeads: m.n_heads,
+        dFF: m.d_ff ?? 4 * m.d_model,
+        maxSeqLen: m.max_seq_len,
+      },
+      seed: m.init_seed,
+      threads,
+    });
+    return {
+      trainer,
+      description: `engine in this process (${threads} threads), a fresh model (d_model ${m.d_model}, ${m.n_layers} layers)`,
+    };
+  } catch (error) {
+    if (error instanceof EngineError) throw new UserError(`model: ${error.message}`, { cause: error });
+    throw error;
+  }
+}

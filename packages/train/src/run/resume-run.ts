@@ -1,0 +1,101 @@
+/**
+ * `--resume`: finds the newest checkpoint of a run folder, checks that the config still describes
+ * the same run, and puts everything back as it was after that step: the trainer's state, the
+ * policies of the batches already due, metrics.jsonl cut back to that step, the data order.
+ * Without `--resume`, a folder that already holds a run is refused rather than overwritten.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { UserError } from "@vf/core";
+import type { Trainer } from "@vf/engine";
+import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import type { PromptSourceState } from "../rollouts/prompt-source.ts";
+import { linkOrCopy } from "./link-or-copy.ts";
+import { type MetricsLog, readMetrics } from "./metrics-log.ts";
+import { type FoundCheckpoint, latestCheckpoint, policyDir, trainerStateDir } from "./run-checkpoint.ts";
+import type { RunLayout } from "./run-layout.ts";
+
+/** Keys that may change between attempts of one run; every other key must stay as it was. */
+const CHANGEABLE = new Set(["max_steps", "eval", "checkpoints", "trainer", "inference", "output_dir"]);
+
+/**
+ * The checkpoint to resume from (undefined: start at step 0). Throws when the folder holds a run
+ * and `resume` is false, or when the config changed a key that decides what is trained.
+ */
+export async function resumeProblems(
+  layout: RunLayout,
+  config: ResolvedTrainConfig,
+  resume: boolean,
+): Promise<FoundCheckpoint | undefined> {
+  const found = await latestCheckpoint(layout);
+  const started = found !== undefined || existsSync(layout.metricsFile);
+  if (!resume) {
+    if (started) {
+      throw new UserError(
+        `${layout.dir} already holds a training run${found ? ` (checkpoint at step ${found.progress.step})` : ""}: pass --resume to continue it, or set output_dir (--output_dir DIR) to a new folder`,
+      );
+    }
+    return undefined;
+  }
+  if (found === undefined) {
+    if (started) {
+      throw new UserError(
+        `${layout.dir} holds a run that never wrote a checkpoint, so --resume has nothing to continue from: delete the folder or set output_dir to a new one, and start without --resume`,
+      );
+    }
+    return undefined;
+  }
+  const saved = found.progress.config;
+  const current = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+  const changed = [...new Set([...Object.keys(saved), ...Object.keys(current)])]
+    .filter((key) => !CHANGEABLE.has(key))
+    .filter((key) => JSON.stringify(saved[key]) !== JSON.stringify(current[key]));
+  if (changed.length > 0) {
+    const what = changed.map(
+      (key) => `${key} (${JSON.stringify(saved[key])} → ${JSON.stringify(current[key])})`,
+    );
+    throw new UserError(
+      `--resume: the config changed ${what.join(", ")} since ${found.dir} was written, so the run would not continue exactly: put them back, or start a new run in another output_dir (only ${[...CHANGEABLE].join(", ")} may change)`,
+    );
+  }
+  if (found.progress.step >= config.max_steps) {
+    throw new UserError(
+      `--resume: ${layout.dir} is already at step ${found.progress.step} of max_steps ${config.max_steps}: raise max_steps (--max_steps N) to train further`,
+    );
+  }
+  return found;
+}
+
+/** What a resumed run continues from. */
+export interface RestoredRun {
+  step: number;
+  /** The prompt source at the start of batch `step`. */
+  source: PromptSourceState;
+  /** Policy versions already evaluated. */
+  evaluated: Set<number>;
+  elapsedMs: number;
+}
+
+/** Puts the run folder and the trainer back to the state of `found`. */
+export async function restoreRun(
+  found: FoundCheckpoint,
+  layout: RunLayout,
+  trainer: Trainer,
+  metrics: MetricsLog,
+): Promise<RestoredRun> {
+  const { progress } = found;
+  await trainer.loadState(trainerStateDir(found.dir));
+  for (const version of progress.policies) {
+    const to = layout.weights(version);
+    await rm(to, { recursive: true, force: true });
+    await mkdir(to, { recursive: true });
+    const from = policyDir(found.dir, version);
+    for (const file of await readdir(from)) await linkOrCopy(join(from, file), join(to, file));
+  }
+  await trainer.saveWeights(layout.weights(progress.step));
+  await metrics.truncateTo(progress.metrics_bytes);
+  const { rows } = existsSync(layout.metricsFile) ? await readMetrics(layout.metricsFile) : { rows: [] };
+  const evaluated = new Set(rows.filter((r) => r.kind === "eval").map((r) => r.step));
+  return { step: progress.step, source: progress.source, evaluated, elapsedMs: progress.elapsed_ms };
+}

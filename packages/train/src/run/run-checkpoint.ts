@@ -1,0 +1,126 @@
+/**
+ * Checkpoints of a run, for an exact `--resume`. `checkpoints/step_N/` holds:
+ *
+ *   trainer/        the trainer's whole state after N steps (weights, AdamW moments, step count)
+ *   policies/step_K the weights the batches already due were sampled with: with
+ *                   max_async_level A, batches N .. N+A-1 come from the policies of steps
+ *                   N-A .. N-1, and a resumed run samples them again from those very weights
+ *   progress.json   the step, the data order (prompt source state, its generator included), the
+ *                   length of metrics.jsonl at that step, the time spent so far, the config
+ *
+ * A checkpoint is built in a temporary folder and renamed into place, so a run killed at any
+ * moment leaves either the whole checkpoint or none of it: a saved step is never lost. Weight
+ * files are hard links when the file system allows (copies otherwise).
+ */
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CONFIG_FILE, type Trainer, WEIGHTS_FILE } from "@vf/engine";
+import { z } from "zod";
+import { PromptSourceState } from "../rollouts/prompt-source.ts";
+import { linkOrCopy } from "./link-or-copy.ts";
+import type { RunLayout } from "./run-layout.ts";
+
+/** progress.json of a checkpoint. */
+export const RunProgress = z.object({
+  /** Optimizer steps done. */
+  step: z.number().int().nonnegative(),
+  /** The prompt source at the start of batch `step`. */
+  source: PromptSourceState,
+  /** Length of metrics.jsonl in bytes when the checkpoint was taken. */
+  metrics_bytes: z.number().int().nonnegative(),
+  /** Policy versions saved under policies/. */
+  policies: z.array(z.number().int().nonnegative()),
+  /** Training time so far, over every attempt. */
+  elapsed_ms: z.number().nonnegative(),
+  /** The resolved config of the run, to check a resume against. */
+  config: z.record(z.string(), z.unknown()),
+  saved_at: z.string(),
+});
+export type RunProgress = z.infer<typeof RunProgress>;
+
+/** A checkpoint found on disk. */
+export interface FoundCheckpoint {
+  dir: string;
+  progress: RunProgress;
+}
+
+/** The trainer-state folder of a checkpoint. */
+export function trainerStateDir(checkpointDir: string): string {
+  return join(checkpointDir, "trainer");
+}
+
+/** The saved policy of `version` inside a checkpoint. */
+export function policyDir(checkpointDir: string, version: number): string {
+  return join(checkpointDir, "policies", `step_${version}`);
+}
+
+/** Options of `saveRunCheckpoint`. */
+export interface SaveCheckpointOptions {
+  layout: RunLayout;
+  trainer: Trainer;
+  progress: RunProgress;
+  /** Newest checkpoints to keep; older ones are deleted. */
+  keep: number;
+}
+
+/** Writes the checkpoint of `progress.step` (atomically, see the file comment); returns its folder. */
+export async function saveRunCheckpoint(options: SaveCheckpointOptions): Promise<string> {
+  const { layout, trainer, progress } = options;
+  const final = layout.checkpoint(progress.step);
+  const tmp = join(layout.checkpointsDir, `.step_${progress.step}.tmp-${process.pid}`);
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
+  await trainer.saveState(trainerStateDir(tmp));
+  for (const version of progress.policies) {
+    const to = policyDir(tmp, version);
+    await mkdir(to, { recursive: true });
+    for (const file of [CONFIG_FILE, WEIGHTS_FILE])
+      await linkOrCopy(join(layout.weights(version), file), join(to, file));
+  }
+  await writeFile(join(tmp, "progress.json"), `${JSON.stringify(progress, null, 2)}\n`);
+  await rm(final, { recursive: true, force: true });
+  await rename(tmp, final);
+  await pruneCheckpoints(layout, options.keep);
+  return final;
+}
+
+/** The newest whole checkpoint of a run, if any. */
+export async function latestCheckpoint(layout: RunLayout): Promise<FoundCheckpoint | undefined> {
+  for (const step of (await checkpointSteps(layout)).reverse()) {
+    const dir = layout.checkpoint(step);
+    const text = await readFile(join(dir, "progress.json"), "utf8").catch(() => null);
+    const parsed = text === null ? null : RunProgress.safeParse(parseJson(text));
+    if (parsed?.success) return { dir, progress: parsed.data };
+  }
+  return undefined;
+}
+
+/** Steps of the finished checkpoints (not temporary folders), in increasing order. */
+export async function checkpointSteps(layout: RunLayout): Promise<number[]> {
+  const names = await readdir(layout.checkpointsDir).catch(() => [] as string[]);
+  return names
+    .map((name) => /^step_(\d+)$/.exec(name)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** Deletes all but the newest `keep` checkpoints, and temporary folders left by killed runs. */
+async function pruneCheckpoints(layout: RunLayout, keep: number): Promise<void> {
+  const steps = await checkpointSteps(layout);
+  for (const step of steps.slice(0, Math.max(0, steps.length - keep))) {
+    await rm(layout.checkpoint(step), { recursive: true, force: true });
+  }
+  const names = await readdir(layout.checkpointsDir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.startsWith(".step_") && !n.endsWith(`-${process.pid}`))) {
+    await rm(join(layout.checkpointsDir, name), { recursive: true, force: true });
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // fails the schema below, so the next older checkpoint is tried
+  }
+}

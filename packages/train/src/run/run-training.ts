@@ -1,0 +1,326 @@
+/**
+ * `vf train` as a function: the whole RL loop of a config, from the first step (or the newest
+ * checkpoint with `resume`) to max_steps. The sampler side (sampler-side.ts) collects batches
+ * while the trainer side below trains on them: forwardBackward and optimStep through the trainer
+ * protocol, saveWeights, and the inference server loads them for the batches that follow.
+ * Each step goes to the console and to metrics.jsonl; checkpoints every checkpoints.interval steps
+ * and when the run ends or is interrupted; the reward curve at the end.
+ */
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { CancelledError } from "@vf/core";
+import { type LrSchedule, learningRateAt, type Trainer } from "@vf/engine";
+import { stringify as stringifyToml } from "smol-toml";
+import { trainStep } from "../algorithm/train-step.ts";
+import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import {
+  connectInference,
+  type InferenceEndpoint,
+  startLocalInference,
+} from "../inference/inference-endpoint.ts";
+import { PolicyClient } from "../rollouts/policy-client.ts";
+import { PromptSource, type PromptSourceState } from "../rollouts/prompt-source.ts";
+import { BatchQueue, PolicyVersions } from "./handoff.ts";
+import { MetricsLog } from "./metrics-log.ts";
+import type { MetricsRow } from "./metrics-row.ts";
+import { loadRunEnvironments, openTrainer } from "./open-run.ts";
+import { restoreRun, resumeProblems } from "./resume-run.ts";
+import { writeRewardCurve } from "./reward-curve.ts";
+import { type RunProgress, saveRunCheckpoint } from "./run-checkpoint.ts";
+import { RunLayout } from "./run-layout.ts";
+import {
+  evalDue,
+  evaluateIfDue,
+  loadPolicy,
+  type ProducedBatch,
+  produceBatches,
+  type SamplerSide,
+} from "./sampler-side.ts";
+import { formatEvalLine, formatStepLine } from "./step-line.ts";
+import { stepRow } from "./step-metrics.ts";
+
+/** Options of `runTraining`. */
+export interface RunTrainingOptions {
+  config: ResolvedTrainConfig;
+  /** Continue from the newest checkpoint in output_dir (default false: the folder must hold no run). */
+  resume?: boolean;
+  /** Stops the run after the step in progress; a checkpoint is written (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Receives one line per step, evaluation and notice (default: stdout). */
+  log?: (line: string) => void;
+  /** Receives every metrics row as it is written. */
+  onRow?: (row: MetricsRow) => void;
+}
+
+/** How a run ended. */
+export interface RunTrainingResult {
+  runDir: string;
+  /** Optimizer steps done, over every attempt. */
+  steps: number;
+  /** True when stopped by the signal before max_steps. */
+  interrupted: boolean;
+  /** The newest checkpoint folder. */
+  checkpoint: string | undefined;
+  /** The reward curve (SVG) and its HTML page. */
+  curve: { svg: string; html: string };
+}
+
+/**
+ * Trains a model on the config's environments.
+ *
+ * @example
+ * const config = await loadTrainConfig("configs/train/reverse-text.toml");
+ * const result = await runTraining({ config });
+ * console.log(`${result.steps} steps; curve at ${result.curve.html}`);
+ */
+export async function runTraining(options: RunTrainingOptions): Promise<RunTrainingResult> {
+  const { config } = options;
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const layout = new RunLayout(config.output_dir);
+  const attemptStarted = Date.now();
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) stop.abort();
+
+  const found = await resumeProblems(layout, config, options.resume ?? false);
+  await mkdir(layout.checkpointsDir, { recursive: true });
+  await mkdir(layout.weightsDir, { recursive: true });
+  const metrics = new MetricsLog(layout.metricsFile);
+  const { envs_E, rows_E, notices } = await loadRunEnvironments(config);
+  for (const notice of notices) log(`note: ${notice}`);
+  const { trainer, description } = await openTrainer(config);
+  let inference: InferenceEndpoint | undefined;
+  let sampling: Promise<void> = Promise.resolve();
+  try {
+    const restored = found ? await restoreRun(found, layout, trainer, metrics) : undefined;
+    const start = restored?.step ?? 0;
+    if (found) log(`resuming ${layout.dir} from ${found.dir} (step ${start} of ${config.max_steps})`);
+    else await writeFile(layout.configFile, stringifyToml(config as unknown as Record<string, unknown>));
+    if (!found) await trainer.saveWeights(layout.weights(0));
+    const firstPolicy = Math.max(0, start - config.max_async_level);
+    inference =
+      config.inference.url === undefined
+        ? await startLocalInference(layout.weights(firstPolicy))
+        : await connectInference({
+            url: config.inference.url,
+            model: config.inference.model,
+            apiKeyVar: config.inference.api_key_var,
+          });
+    const server = { version: config.inference.url === undefined ? firstPolicy : -1 };
+    log(`run folder ${layout.dir} | ${description} | inference at ${inference.baseUrl} (${inference.model})`);
+
+    const versions = new PolicyVersions(start);
+    const queue = new BatchQueue<ProducedBatch>();
+    const client = new PolicyClient({ inner: inference.client, version: () => server.version });
+    const writeRow = async (row: MetricsRow): Promise<void> => {
+      await metrics.append(row);
+      options.onRow?.(row);
+    };
+    const side: SamplerSide = {
+      config,
+      layout,
+      envs_E,
+      source: new PromptSource(rows_E, config.seed, restored?.source),
+      inference,
+      client,
+      sampling: samplingArgs(config),
+      versions,
+      queue,
+      server,
+      evaluated: restored?.evaluated ?? new Set(),
+      onEval: async (row) => {
+        await writeRow(row);
+        log(formatEvalLine(row));
+      },
+      signal: stop.signal,
+    };
+    const stopSides = (error?: unknown): void => {
+      versions.stop(error);
+      queue.stop(error);
+      stop.abort(); // after: its listener stops them again without the error, which is ignored
+    };
+    stop.signal.addEventListener("abort", () => stopSides(), { once: true });
+    sampling = produceBatches(side, start).catch((error: unknown) => {
+      if (!(error instanceof CancelledError)) stopSides(error);
+    });
+
+    const trained = await trainSteps({
+      config,
+      layout,
+      trainer,
+      metrics,
+      side,
+      start,
+      elapsedBefore: restored?.elapsedMs ?? 0,
+      attemptStarted,
+      initialSource: restored?.source ?? side.source.state(),
+      writeRow,
+      log,
+    }).catch((error: unknown) => {
+      stopSides(error);
+      throw error;
+    });
+    stopSides();
+    await sampling;
+    const interrupted = trained.steps < config.max_steps;
+    if (!interrupted && !options.signal?.aborted) {
+      // the policies past the last batch's: evaluate the due ones, the final one included
+      const sideAfter = { ...side, signal: options.signal ?? new AbortController().signal };
+      for (let v = server.version + 1; v <= config.max_steps; v++) {
+        if (!evalDue(config, v)) continue;
+        await loadPolicy(side, v);
+        await evaluateIfDue(sideAfter, v);
+      }
+    }
+    await metrics.flush();
+    const curve = await writeRewardCurve(layout);
+    log(
+      `${interrupted ? "stopped" : "done"} after ${trained.steps} steps | checkpoint ${trained.checkpoint ?? "none"} | reward curve ${curve.html}`,
+    );
+    return { runDir: layout.dir, steps: trained.steps, interrupted, checkpoint: trained.checkpoint, curve };
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+    stop.abort();
+    await sampling; // never rejects: its errors went to the trainer side
+    await inference?.close();
+    await trainer.close();
+    for (const { env } of envs_E) await env.teardown();
+  }
+}
+
+/** What the trainer side works with. */
+interface TrainerSide {
+  config: ResolvedTrainConfig;
+  layout: RunLayout;
+  trainer: Trainer;
+  metrics: MetricsLog;
+  side: SamplerSide;
+  start: number;
+  elapsedBefore: number;
+  attemptStarted: number;
+  /** The prompt source at the start of batch `start`. */
+  initialSource: PromptSourceState;
+  writeRow: (row: MetricsRow) => Promise<void>;
+  log: (line: string) => void;
+}
+
+/** Trains steps start .. max_steps − 1 as their batches arrive; stops early with the sampler. */
+async function trainSteps(t: TrainerSide): Promise<{ steps: number; checkpoint: string | undefined }> {
+  const { config, layout, trainer } = t;
+  const A = config.max_async_level;
+  const schedule = lrSchedule(config);
+  let steps = t.start;
+  let sourceAtSteps = t.initialSource;
+  let checkpoint: string | undefined;
+  let checkpointedStep = t.start;
+  let checkpointMs = 0;
+  let stepStarted = performance.now();
+  const writeCheckpoint = async (): Promise<void> => {
+    const started = performance.now();
+    const pending = new Set<number>();
+    for (let b = steps; b < steps + A; b++) if (Math.max(0, b - A) < steps) pending.add(Math.max(0, b - A));
+    const progress: RunProgress = {
+      step: steps,
+      source: sourceAtSteps,
+      metrics_bytes: await t.metrics.size(),
+      policies: [...pending].sort((a, b) => a - b),
+      elapsed_ms: t.elapsedBefore + (Date.now() - t.attemptStarted),
+      config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
+      saved_at: new Date().toISOString(),
+    };
+    checkpoint = await saveRunCheckpoint({ layout, trainer, progress, keep: config.checkpoints.keep });
+    checkpointedStep = steps;
+    checkpointMs = performance.now() - started;
+  };
+
+  while (steps < config.max_steps) {
+    const waitStarted = performance.now();
+    const produced = await t.side.queue.take();
+    if (produced === undefined) break;
+    const waitMs = performance.now() - waitStarted;
+    const result = await trainStep(
+      trainer,
+      produced.batch.groups_P.flatMap((g) => g.items_G_D),
+      {
+        microBatchSize: config.micro_batch_size,
+        loss: lossOf(config),
+        adam: {
+          learningRate: learningRateAt(schedule, steps),
+          beta1: config.optimizer.beta1,
+          beta2: config.optimizer.beta2,
+          weightDecay: config.optimizer.weight_decay,
+          gradClipNorm: config.optimizer.max_grad_norm,
+        },
+      },
+    );
+    const saveStarted = performance.now();
+    await trainer.saveWeights(layout.weights(steps + 1));
+    const saveMs = performance.now() - saveStarted;
+    steps += 1;
+    sourceAtSteps = produced.sourceAfter;
+    t.side.versions.publish(steps);
+    const row = stepRow(steps, produced.batch, result, t.side.envs_E, {
+      step: performance.now() - stepStarted,
+      wait_for_batch: waitMs,
+      generate: produced.batch.generationMs,
+      update_weights: produced.updateWeightsMs,
+      forward_backward: result.forwardBackwardMs,
+      optim: result.optimMs,
+      save_weights: saveMs,
+      checkpoint: checkpointMs,
+    });
+    await t.writeRow(row);
+    t.log(formatStepLine(row, config.max_steps));
+    checkpointMs = 0;
+    stepStarted = performance.now();
+    const interval = config.checkpoints.interval;
+    if ((interval > 0 && steps % interval === 0) || steps === config.max_steps) await writeCheckpoint();
+    await pruneWeights(layout, steps - A - 1);
+  }
+  if (steps > checkpointedStep) await writeCheckpoint(); // interrupted: keep every finished step
+  return { steps, checkpoint };
+}
+
+/** Deletes policy weights older than `before` (checkpoints hold their own links). */
+async function pruneWeights(layout: RunLayout, before: number): Promise<void> {
+  for (let v = before - 1; v >= Math.max(0, before - 4); v--)
+    await rm(layout.weights(v), { recursive: true, force: true });
+}
+
+/** The sampling args every rollout sends. */
+function samplingArgs(config: ResolvedTrainConfig): Record<string, unknown> {
+  const s = config.sampling;
+  return {
+    max_tokens: s.max_tokens,
+    temperature: s.temperature,
+    top_p: s.top_p,
+    top_k: s.top_k,
+    min_p: s.min_p,
+    repetition_penalty: s.repetition_penalty,
+  };
+}
+
+function lossOf(config: ResolvedTrainConfig) {
+  const temperature = config.sampling.temperature;
+  return config.loss.type === "importance_sampling"
+    ? ({ type: "importance_sampling", temperature } as const)
+    : ({
+        type: "masked_importance_sampling",
+        maskLow: config.loss.mask_low,
+        maskHigh: config.loss.mask_high,
+        temperature,
+      } as const);
+}
+
+function lrSchedule(config: ResolvedTrainConfig): LrSchedule {
+  const o = config.optimizer;
+  return o.schedule === "cosine"
+    ? {
+        type: "cosine",
+        peakLr: o.learning_rate,
+        warmupSteps: o.warmup_steps,
+        totalSteps: config.max_steps,
+        minLr: o.min_learning_rate,
+      }
+    : { type: "constant", peakLr: o.learning_rate, warmupSteps: o.warmup_steps };
+}

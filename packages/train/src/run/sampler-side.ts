@@ -1,0 +1,150 @@
+/**
+ * The sampler side of a run: for each step's batch, in order, wait until the policy it must be
+ * sampled with is published, have the inference server load it, evaluate it when an evaluation is
+ * due, collect the batch, and queue it for the trainer.
+ *
+ * Batch b is sampled with the policy of step max(0, b − A), A = max_async_level: the batch of
+ * step k+1 is being sampled while the trainer works on step k, never more than A steps behind.
+ * Which policy samples which batch is fixed by b alone, never by timing, so every run of a config
+ * (and every resumed run) samples the same tokens.
+ */
+import type { SamplingArgs } from "@vf/core";
+import type { DifficultyThresholds } from "../algorithm/difficulty-filter.ts";
+import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import type { InferenceEndpoint } from "../inference/inference-endpoint.ts";
+import { type CollectedBatch, collectBatch, type TrainEnv } from "../rollouts/collect-batch.ts";
+import type { PolicyClient } from "../rollouts/policy-client.ts";
+import type { PromptSource, PromptSourceState } from "../rollouts/prompt-source.ts";
+import { evaluatePolicy } from "./evaluate-policy.ts";
+import type { BatchQueue, PolicyVersions } from "./handoff.ts";
+import type { EvalRow } from "./metrics-row.ts";
+import type { RunLayout } from "./run-layout.ts";
+
+/** A batch on its way to the trainer. */
+export interface ProducedBatch {
+  /** The step it is for (0-based). */
+  index: number;
+  batch: CollectedBatch;
+  /** The prompt source after collecting it: where the next batch starts. */
+  sourceAfter: PromptSourceState;
+  /** Milliseconds the inference server took to load this batch's policy (0 when it held it). */
+  updateWeightsMs: number;
+}
+
+/** What the sampler side works with. */
+export interface SamplerSide {
+  config: ResolvedTrainConfig;
+  layout: RunLayout;
+  envs_E: readonly TrainEnv[];
+  source: PromptSource;
+  inference: InferenceEndpoint;
+  client: PolicyClient;
+  sampling: SamplingArgs;
+  versions: PolicyVersions;
+  queue: BatchQueue<ProducedBatch>;
+  /** The policy version the inference server holds now; updated on every load. */
+  server: { version: number };
+  /** Versions already evaluated (by this run or before a resume). */
+  evaluated: Set<number>;
+  onEval: (row: EvalRow) => Promise<void>;
+  signal: AbortSignal;
+}
+
+/** Samples the batches of steps `from` .. max_steps − 1; returns early when stopped. */
+export async function produceBatches(side: SamplerSide, from: number): Promise<void> {
+  const { config } = side;
+  const A = config.max_async_level;
+  const thresholds: DifficultyThresholds = {
+    easyThreshold: config.easy_threshold,
+    hardThreshold: config.hard_threshold,
+  };
+  for (let b = from; b < config.max_steps; b++) {
+    const need = Math.max(0, b - A);
+    if (!(await side.versions.until(need)) || side.signal.aborted) return;
+    const updateWeightsMs = await loadPolicy(side, need);
+    await evaluateIfDue(side, need);
+    if (side.signal.aborted) return;
+    const batch = await withChildSignal(side.signal, (signal) =>
+      collectBatch({
+        envs_E: side.envs_E,
+        source: side.source,
+        client: side.client,
+        model: side.inference.model,
+        sampling: side.sampling,
+        groups: config.batch_size / config.rollouts_per_example,
+        rolloutsPerExample: config.rollouts_per_example,
+        oversamplingFactor: config.oversampling_factor,
+        thresholds,
+        normalizeStd: config.advantage.normalize_std,
+        maxConcurrent: config.max_concurrent,
+        batchIndex: b,
+        seed: config.seed,
+        signal,
+      }),
+    );
+    if (side.signal.aborted) return; // a batch cut short by Ctrl-C is not trained on
+    side.queue.push({ index: b, batch, sourceAfter: side.source.state(), updateWeightsMs });
+  }
+}
+
+/** Loads the policy of `version` into the inference server unless it holds it; returns the milliseconds. */
+export async function loadPolicy(
+  side: Pick<SamplerSide, "inference" | "layout" | "server">,
+  version: number,
+): Promise<number> {
+  if (side.server.version === version) return 0;
+  const started = performance.now();
+  await side.inference.updateWeights(side.layout.weights(version));
+  side.server.version = version;
+  return performance.now() - started;
+}
+
+/** Whether the policy of `version` is evaluated: every eval.interval steps, the first and the last. */
+export function evalDue(config: ResolvedTrainConfig, version: number): boolean {
+  if (config.eval === undefined) return false;
+  if (version === 0 || version === config.max_steps) return true;
+  return config.eval.interval > 0 && version % config.eval.interval === 0;
+}
+
+/** Evaluates the policy the server holds (`version`) when due and not done yet. */
+export async function evaluateIfDue(side: SamplerSide, version: number): Promise<void> {
+  const config = side.config;
+  const evalConfig = config.eval;
+  if (evalConfig === undefined || !evalDue(config, version) || side.evaluated.has(version)) return;
+  const rows = await withChildSignal(side.signal, (signal) =>
+    evaluatePolicy({
+      envs_E: side.envs_E,
+      client: side.client,
+      model: side.inference.model,
+      sampling: side.sampling,
+      eval: evalConfig,
+      maxConcurrent: config.max_concurrent,
+      version,
+      seed: config.seed,
+      signal,
+    }),
+  );
+  if (rows.length < side.envs_E.length) return; // cancelled part way: not counted as done
+  side.evaluated.add(version);
+  for (const row of rows) await side.onEval(row);
+}
+
+/**
+ * Runs `work` with a signal that follows `parent` only while it runs: the calls below add an abort
+ * listener to the signal they are given and never remove it, which on the run's one long-lived
+ * signal would pile up one listener per batch.
+ */
+async function withChildSignal<T>(
+  parent: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const child = new AbortController();
+  const abort = (): void => child.abort(parent.reason);
+  if (parent.aborted) abort();
+  else parent.addEventListener("abort", abort, { once: true });
+  try {
+    return await work(child.signal);
+  } finally {
+    parent.removeEventListener("abort", abort);
+  }
+}
