@@ -1,14 +1,18 @@
 /** The vf program: every command, registered on one commander instance. */
 import { Command } from "commander";
+import { registerDoctor } from "./commands/doctor/doctor-command.ts";
 import { registerEnv } from "./commands/env/env-command.ts";
 import { registerEval } from "./commands/eval/eval-command.ts";
 import { registerHub } from "./commands/hub/hub-command.ts";
 import { registerInit } from "./commands/init/init-command.ts";
 import { registerLogin } from "./commands/login/login-command.ts";
 import { registerWhoami } from "./commands/login/whoami-command.ts";
+import { registerPlot } from "./commands/plot/plot-command.ts";
 import { registerServe } from "./commands/serve/serve-command.ts";
 import { registerSetup } from "./commands/setup/setup-command.ts";
 import { registerSft } from "./commands/sft/sft-command.ts";
+import { registerTrain } from "./commands/train/train-command.ts";
+import { registerTrainer } from "./commands/trainer/trainer-command.ts";
 import { registerView } from "./commands/view/view-command.ts";
 import type { Output } from "./terminal/output.ts";
 
@@ -44,6 +48,10 @@ Start here:
   registerLogin(program, io);
   registerWhoami(program, io);
   registerSft(program, io);
+  registerTrain(program, io, setExit);
+  registerTrainer(program, io);
+  registerPlot(program, io);
+  registerDoctor(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
   return program;
 }

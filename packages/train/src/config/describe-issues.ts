@@ -6,8 +6,13 @@
 import { closestMatch } from "@vf/core";
 import type { z } from "zod";
 
-/** One message per schema issue, each starting with `where` (the file, or "--flags"). */
-export function describeIssues(error: z.ZodError, schema: z.ZodType, raw: unknown, where: string): string[] {
+/** One message per schema issue, each starting with where the key came from (the file, or its --flag). */
+export function describeIssues(
+  error: z.ZodError,
+  schema: z.ZodType,
+  raw: unknown,
+  whereOf: (dottedKey: string) => string,
+): string[] {
   const tables = tablesOf(schema);
   const messages: string[] = [];
   for (const issue of error.issues) {
@@ -17,13 +22,13 @@ export function describeIssues(error: z.ZodError, schema: z.ZodType, raw: unknow
       const known = keysAt(schema, path);
       for (const key of issue.keys) {
         const full = dotted ? `${dotted}.${key}` : key;
-        messages.push(`${where}: unknown key "${full}"${suggest(key, known, path, tables)}`);
+        messages.push(`${whereOf(full)}: unknown key "${full}"${suggest(key, known, path, tables)}`);
       }
       continue;
     }
     const value = valueAt(raw, path);
     const shown = value === undefined ? "missing" : JSON.stringify(value);
-    messages.push(`${where}: ${dotted || "(root)"} (${shown}): ${issue.message}`);
+    messages.push(`${whereOf(dotted)}: ${dotted || "(root)"} (${shown}): ${issue.message}`);
   }
   return messages;
 }

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { ConfigError } from "@vf/core";
+import { ConfigError, EnvironmentNotFoundError, findEnvironment } from "@vf/core";
 import { parse as parseToml } from "smol-toml";
 import { builtinBaseModel } from "./builtin-base-model.ts";
 import { applyOverrides, type ConfigOverride } from "./config-overrides.ts";
@@ -58,7 +58,9 @@ export function resolveTrainConfig(
   applyOverrides(raw, overrides);
   const parsed = TrainConfig.safeParse(raw);
   if (!parsed.success) {
-    throw configError(describeIssues(parsed.error, TrainConfig, raw, source.where));
+    const flags = new Map(overrides.map((o) => [o.path.join("."), o.flag]));
+    const whereOf = (key: string): string => flags.get(key) ?? source.where;
+    throw configError(describeIssues(parsed.error, TrainConfig, raw, whereOf));
   }
   const config = parsed.data;
   const problems = checkConfigRules(config).map((p) => `${source.where}: ${p}`);
@@ -72,6 +74,14 @@ export function resolveTrainConfig(
       `${source.where}: model (${JSON.stringify(model)}) is not a folder: give a checkpoint folder (config.json and model.safetensors), relative to the working folder`,
     );
   }
+  config.env.forEach((env, i) => {
+    try {
+      findEnvironment(env.id);
+    } catch (error) {
+      if (!(error instanceof EnvironmentNotFoundError)) throw error;
+      problems.push(`${source.where}: env[${i}].id: ${error.message}`);
+    }
+  });
   if (problems.length > 0) throw configError(problems);
   const outputDir =
     config.output_dir ?? `outputs/train/${config.env[0]!.id.replace(/[^A-Za-z0-9._-]+/g, "-")}`;

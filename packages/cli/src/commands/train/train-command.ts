@@ -1,0 +1,80 @@
+/**
+ * `vf train config.toml [--key.path value ...] [--dry-run] [--resume]`: reinforcement learning on
+ * the config's environments (packages/train does the work). Ctrl-C finishes the step in progress,
+ * writes a checkpoint and exits with 130; a second Ctrl-C quits at once.
+ */
+import type { ConfigOverride } from "@vf/train";
+import { loadTrainConfig, parseOverrides, runTraining } from "@vf/train";
+import type { Command } from "commander";
+import { stringify as stringifyToml } from "smol-toml";
+import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
+import type { Output } from "../../terminal/output.ts";
+import { onTrainingInterrupt } from "./training-interrupt.ts";
+
+interface TrainFlags {
+  dryRun?: boolean;
+  resume?: boolean;
+  inferenceUrl?: string;
+  trainerUrl?: string;
+  verbose?: boolean;
+}
+
+export function registerTrain(program: Command, io: Output, setExit: (code: number) => void): void {
+  program
+    .command("train")
+    .description("train a model on environments with reinforcement learning, from a TOML config")
+    .argument("<config>", "training config (TOML), e.g. configs/train/reverse-text.toml")
+    .argument("[overrides...]", "config keys to override: --key.path value (e.g. --max_steps 5)")
+    .option("--dry-run", "check the config, print it resolved, and exit")
+    .option("--resume", "continue the run in output_dir from its newest checkpoint")
+    .option(
+      "--inference-url <url>",
+      "an OpenAI-compatible server with vLLM's token fields and /update_weights (default: the engine, in this process)",
+    )
+    .option("--trainer-url <url>", "a vf trainer serve server (default: the engine, in this process)")
+    .option("-v, --verbose", "show stack traces of failures")
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    .addHelpText(
+      "after",
+      `
+Every key of the config can be overridden: --max_steps 5, --sampling.temperature=0.7,
+--env.args.min_turns 3 (the only [[env]]; --env.1.id for the second), --optimizer.learning_rate 1e-4.
+
+Examples:
+  vf train configs/train/reverse-text.toml                   the built-in base model, offline
+  vf train configs/train/reverse-text.toml --dry-run         check and print the resolved config
+  vf train configs/train/reverse-text.toml --max_steps 80 --resume
+  vf train my.toml --inference-url http://10.0.0.3:8000/v1 --trainer-url http://10.0.0.2:8200
+  vf plot outputs/train/reverse-text                         redraw the reward curve
+
+A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward-curve.html.`,
+    )
+    .action(async (path: string, rest: string[], flags: TrainFlags) => {
+      const overrides: ConfigOverride[] = parseOverrides(rest);
+      if (flags.inferenceUrl !== undefined) {
+        overrides.push({ path: ["inference", "url"], value: flags.inferenceUrl, flag: "--inference-url" });
+      }
+      if (flags.trainerUrl !== undefined) {
+        overrides.push({ path: ["trainer", "url"], value: flags.trainerUrl, flag: "--trainer-url" });
+      }
+      const config = await loadTrainConfig(path, overrides);
+      if (flags.dryRun) {
+        const toml = stringifyToml(JSON.parse(JSON.stringify(config)) as Record<string, unknown>);
+        io.out(toml.replace(/\n\[/g, "\n\n[").trimEnd()); // a blank line before each table
+        return;
+      }
+      const interrupt = onTrainingInterrupt(io);
+      try {
+        const result = await runTraining({
+          config,
+          resume: Boolean(flags.resume),
+          signal: interrupt.signal,
+          log: (line) => io.out(line),
+        });
+        if (result.interrupted) setExit(EXIT_INTERRUPTED);
+      } finally {
+        interrupt.dispose();
+      }
+    });
+}
