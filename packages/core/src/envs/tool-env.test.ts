@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
-import { ToolCallError, ToolParseError } from "../errors.ts";
+import { SandboxError, ToolCallError, ToolParseError } from "../errors.ts";
 import type { Messages, ToolMessage } from "../messages/message.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
@@ -119,6 +119,23 @@ describe("ToolEnv", () => {
     expect(state.stopCondition).toBe("has_error");
     expect(state.completion).toHaveLength(1);
     expect(server!.requests).toHaveLength(1);
+  });
+
+  it("records a listed error a tool raised as itself, keeping its retryability", async () => {
+    const sandboxDown = tool({
+      name: "sandbox_down",
+      description: "Fails as an unavailable sandbox does.",
+      parameters: z.object({}),
+      run: () => {
+        throw new SandboxError("no sandbox here: start one");
+      },
+    });
+    const client = await clientFor([call("sandbox_down", {}), "never asked"]);
+    const env = new ToolEnv({ dataset, tools: [sandboxDown as AnyTool], stopErrors: [SandboxError] });
+    const state = await env.rollout(input(), { client, model: "scripted" });
+    expect(state.error).toMatchObject({ error: "SandboxError", message: "no sandbox here: start one" });
+    expect(state.retryable).toBe(true);
+    expect(state.stopCondition).toBe("has_error");
   });
 
   it("stops on parse errors when ToolParseError is listed", async () => {

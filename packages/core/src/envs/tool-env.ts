@@ -3,7 +3,8 @@
  * parsed, validated against the tool's zod schema and run; the results go back as tool messages.
  * Bad JSON, a schema failure or a raising tool becomes a tool message holding the error, so the
  * model can recover, unless its class is listed in `stopErrors`: then the error is recorded and
- * the rollout stops (`has_error`), its completion kept. A turn without tool calls ends the rollout.
+ * the rollout stops (`has_error`), its completion kept. An error a tool raised is matched by its own
+ * class too, and then recorded as itself rather than as the `ToolCallError` wrapping it. A turn without tool calls ends the rollout.
  *
  * @example
  * const env = new ToolEnv({ dataset, rubric, tools: [calculator], maxTurns: 6 });
@@ -111,8 +112,15 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
         replies.push({ role: "tool", tool_call_id: call.id, content: toolResultContent(result.value) });
         continue;
       }
-      if (this.stopErrors.some((cls) => result.error instanceof cls || result.cause instanceof cls)) {
-        recordError(state, result.error);
+      // A class matched through the cause is recorded as the cause itself, so the rollout keeps its
+      // class and retryability (a SandboxError stays an infrastructure error, retried by maxRetries).
+      const stop = this.stopErrors.some((cls) => result.error instanceof cls)
+        ? result.error
+        : this.stopErrors.some((cls) => result.cause instanceof cls)
+          ? result.cause
+          : undefined;
+      if (stop !== undefined) {
+        recordError(state, stop);
         return replies;
       }
       replies.push({ role: "tool", tool_call_id: call.id, content: this.formatError(result.error) });
