@@ -16,6 +16,8 @@ export interface AdvantageOptions {
 export function computeAdvantages(rewards_G: readonly number[], options: AdvantageOptions = {}): number[] {
   const G = rewards_G.length;
   if (G === 0) return [];
+  // equal rewards get exactly zero (their float mean can differ from them in the last bit)
+  if (rewards_G.every((r) => r === rewards_G[0])) return rewards_G.map(() => 0);
   const mean = rewards_G.reduce((a, b) => a + b, 0) / G;
   const centred_G = rewards_G.map((r) => r - mean);
   if (!options.normalizeStd) return centred_G;

@@ -1,0 +1,126 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError } from "@vf/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VOWELS_ENV } from "../testing/index.ts";
+import { parseOverrides } from "./config-overrides.ts";
+import { loadTrainConfig, resolveTrainConfig } from "./load-train-config.ts";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vf-train-config-"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const fresh = { d_model: 32, n_layers: 1, n_heads: 4 };
+
+async function write(name: string, toml: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, toml);
+  return path;
+}
+
+function problems(raw: Record<string, unknown>, args: string[] = []): string {
+  try {
+    resolveTrainConfig({ raw, where: "run.toml" }, parseOverrides(args));
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("the config was accepted");
+}
+
+describe("training configs", () => {
+  it("read from TOML fill every default and name the run folder after the environment", async () => {
+    const path = await write(
+      "ok.toml",
+      `max_steps = 3\n[model]\nd_model = 32\nn_layers = 1\nn_heads = 4\n[[env]]\nid = "${VOWELS_ENV}"\n[env.args]\nrows = 4\n`,
+    );
+    const config = await loadTrainConfig(path);
+    expect(config).toMatchObject({
+      max_steps: 3,
+      batch_size: 64,
+      rollouts_per_example: 8,
+      max_async_level: 1,
+      sampling: { temperature: 1, max_tokens: 128, top_p: 1 },
+      env: [{ id: VOWELS_ENV, args: { rows: 4 } }],
+      loss: { type: "masked_importance_sampling", mask_low: 0.125, mask_high: 8 },
+      output_dir: expect.stringMatching(/^outputs\/train\/.*vowels$/),
+    });
+  });
+
+  it("take --key.path overrides, typed as TOML values, into the only [[env]] table too", () => {
+    const config = resolveTrainConfig(
+      { raw: { model: fresh, env: [{ id: VOWELS_ENV }] }, where: "run.toml" },
+      parseOverrides([
+        "--max_steps",
+        "5",
+        "--sampling.temperature=0.7",
+        "--env.args.rows",
+        "3",
+        "--advantage.normalize-std",
+        "--output_dir",
+        "out/run",
+      ]),
+    );
+    expect(config.max_steps).toBe(5);
+    expect(config.sampling.temperature).toBe(0.7);
+    expect(config.env[0]!.args).toEqual({ rows: 3 });
+    expect(config.advantage.normalize_std).toBe(true);
+    expect(config.output_dir).toBe("out/run");
+  });
+
+  it("reject unknown keys with the nearest key of the same table, or the table where the key lives", () => {
+    const message = problems({ model: fresh, env: [{ id: VOWELS_ENV }], max_stepz: 3, sampling: { temprature: 1 }, temperature: 1 });
+    expect(message).toContain('unknown key "max_stepz": did you mean "max_steps"?');
+    expect(message).toContain('unknown key "sampling.temprature": did you mean "sampling.temperature"?');
+    expect(message).toContain('unknown key "temperature": did you mean "sampling.temperature" (in [sampling])?');
+  });
+
+  it("name the flag when the bad key came from the command line", () => {
+    const message = problems({ model: fresh, env: [{ id: VOWELS_ENV }] }, ["--batch_size", "many", "--lerning_rate", "1"]);
+    expect(message).toContain('--batch_size: batch_size ("many"): Invalid input: expected number');
+    expect(message).toContain('--lerning_rate: unknown key "lerning_rate": did you mean "optimizer.learning_rate" (in [optimizer])?');
+  });
+
+  it("check the rules between keys, each message naming keys, values and a fix", () => {
+    const message = problems({
+      model: fresh,
+      env: [{ id: VOWELS_ENV }],
+      batch_size: 10,
+      rollouts_per_example: 3,
+      micro_batch_size: 4,
+      max_concurrent: 2,
+      easy_threshold: 0.2,
+      hard_threshold: 0.5,
+    });
+    expect(message).toMatch(/^4 problems:/);
+    expect(message).toContain("batch_size (10) must be divisible by rollouts_per_example (3): set batch_size to 9 or 12");
+    expect(message).toContain("batch_size (10) must be divisible by micro_batch_size (4): set micro_batch_size to one of 1, 2, 5, 10");
+    expect(message).toContain("max_concurrent (2) must be at least rollouts_per_example (3)");
+    expect(message).toContain("hard_threshold (0.5) must be below easy_threshold (0.2)");
+    expect(problems({ model: fresh, env: [{ id: VOWELS_ENV }], rollouts_per_example: 1, batch_size: 8 })).toContain(
+      "rollouts_per_example (1) must be at least 2",
+    );
+  });
+
+  it("reject a missing model folder, an unknown environment and a bad fresh architecture", () => {
+    const message = problems({
+      model: join(dir, "no-such-model"),
+      env: [{ id: "no-such-env" }],
+    });
+    expect(message).toContain("is not a folder: give a checkpoint folder");
+    expect(message).toContain('unknown environment "no-such-env"');
+    expect(problems({ model: { d_model: 30, n_layers: 1, n_heads: 4 }, env: [{ id: VOWELS_ENV }] })).toContain(
+      "model.d_model (30) must be divisible by model.n_heads (4)",
+    );
+  });
+
+  it("say where a file is not TOML, and refuse stray arguments", async () => {
+    const path = await write("bad.toml", "max_steps = = 3\n");
+    await expect(loadTrainConfig(path)).rejects.toThrow(/bad\.toml is not valid TOML .*fix the syntax/);
+    expect(() => parseOverrides(["extra"])).toThrow(/unexpected argument "extra": overrides are written --key.path value/);
+    expect(() => parseOverrides(["--env.1.id", "x"])).not.toThrow();
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadEnvironmentById, UserError } from "@vf/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type InferenceEndpoint, startLocalInference } from "../inference/inference-endpoint.ts";
+import { VOWELS_ENV, writeTinyModel } from "../testing/index.ts";
+import { type CollectBatchOptions, collectBatch, type TrainEnv } from "./collect-batch.ts";
+import { PolicyClient } from "./policy-client.ts";
+import { PromptSource } from "./prompt-source.ts";
+
+let dir: string;
+let inference: InferenceEndpoint;
+let env: TrainEnv;
+let rows: Awaited<ReturnType<TrainEnv["env"]["inputs"]>>["inputs"];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vf-collect-"));
+  inference = await startLocalInference(await writeTinyModel(join(dir, "model"), 1));
+  const loaded = await loadEnvironmentById(VOWELS_ENV, { args: { rows: 12 } });
+  env = { id: loaded.id, env: loaded.env };
+  rows = (await loaded.env.inputs({ split: "train", rolloutsPerExample: 1 })).inputs;
+});
+afterAll(async () => {
+  await inference.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function options(overrides: Partial<CollectBatchOptions>): CollectBatchOptions {
+  return {
+    envs_E: [env],
+    source: new PromptSource([rows], 0),
+    client: new PolicyClient({ inner: inference.client, version: () => 0 }),
+    model: inference.model,
+    sampling: { max_tokens: 10, temperature: 1 },
+    groups: 4,
+    rolloutsPerExample: 4,
+    oversamplingFactor: 1,
+    thresholds: {},
+    normalizeStd: false,
+    maxConcurrent: 16,
+    batchIndex: 0,
+    seed: 0,
+    ...overrides,
+  };
+}
+
+describe("collecting a batch", () => {
+  it("keeps the batch full when the difficulty filter drops groups, drawing more until it is", async () => {
+    const batch = await collectBatch(options({ thresholds: { hardThreshold: 0.03 } }));
+    const c = batch.counts;
+    expect(batch.groups_P).toHaveLength(4);
+    expect(batch.groups_P.every((g) => g.records_G.length === 4 && g.items_G_D.length === 4)).toBe(true);
+    expect(c.kept).toBe(4);
+    expect(c.tooHard).toBeGreaterThan(0); // the filter did drop groups...
+    expect(batch.rounds).toBeGreaterThan(1); // ...and more were drawn to refill the batch
+    expect(c.drawn).toBe(c.kept + c.tooEasy + c.tooHard + c.noSpread + c.errored + c.surplus);
+    expect(batch.all_records).toHaveLength(c.drawn * 4);
+    for (const group of batch.groups_P) {
+      const rewards = group.records_G.map((r) => r.reward);
+      expect(rewards.reduce((a, b) => a + b, 0) / 4).toBeGreaterThan(0.03);
+      expect(Math.abs(group.advantages_G.reduce((a, b) => a + b, 0))).toBeLessThan(1e-12);
+      expect(group.versions_G).toEqual([0, 0, 0, 0]);
+    }
+  });
+
+  it("samples the same batch again from the same seed and batch index (what exact resume relies on)", async () => {
+    const a = await collectBatch(options({ batchIndex: 3 }));
+    const b = await collectBatch(options({ batchIndex: 3 }));
+    const c = await collectBatch(options({ batchIndex: 4 }));
+    const tokens = (batch: typeof a) => batch.groups_P.map((g) => g.items_G_D.map((items) => items.map((i) => i.tokens)));
+    expect(tokens(b)).toEqual(tokens(a));
+    expect(tokens(c)).not.toEqual(tokens(a));
+  });
+
+  it("gives up with advice when round after round keeps nothing", async () => {
+    const error = await collectBatch(options({ thresholds: { easyThreshold: 0 }, maxBarrenRounds: 2 })).catch((e) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.message).toMatch(/2 rounds of sampling in a row gave no group worth training on \(8 drawn, 8 too easy/);
+    expect(error.message).toMatch(/vf doctor/);
+  });
+});

@@ -1,0 +1,48 @@
+import type { RolloutInput } from "@vf/core";
+import { describe, expect, it } from "vitest";
+import { PromptSource } from "./prompt-source.ts";
+
+const rows = (env: string, n: number): RolloutInput[] =>
+  Array.from({ length: n }, (_, i) => ({
+    exampleId: i,
+    rolloutIndex: 0,
+    prompt: [{ role: "user", content: `${env}${i}` }],
+    answer: "",
+    info: {},
+    task: env,
+  }));
+
+const draw = (source: PromptSource, n: number): string[] =>
+  Array.from({ length: n }, () => {
+    const { envIndex, input } = source.next();
+    return `${envIndex}:${input.exampleId}`;
+  });
+
+describe("the prompt source", () => {
+  it("visits every row once per epoch, in a seeded order", () => {
+    const source = new PromptSource([rows("a", 10)], 3);
+    const epoch1 = draw(source, 10);
+    const epoch2 = draw(source, 10);
+    expect(new Set(epoch1).size).toBe(10);
+    expect(new Set(epoch2).size).toBe(10);
+    expect(epoch2).not.toEqual(epoch1);
+    expect(draw(new PromptSource([rows("a", 10)], 3), 20)).toEqual([...epoch1, ...epoch2]);
+  });
+
+  it("mixes environments in proportion to their row counts", () => {
+    const source = new PromptSource([rows("a", 300), rows("b", 100)], 0);
+    const drawn = draw(source, 4000);
+    const share = drawn.filter((d) => d.startsWith("1:")).length / drawn.length;
+    expect(share).toBeGreaterThan(0.22);
+    expect(share).toBeLessThan(0.28);
+  });
+
+  it("continues exactly from a saved state, as a resumed run must", () => {
+    const envs = [rows("a", 7), rows("b", 5)];
+    const unbroken = new PromptSource(envs, 11);
+    draw(unbroken, 23);
+    const state = JSON.parse(JSON.stringify(unbroken.state())); // as written in progress.json
+    const resumed = new PromptSource(envs, 11, state);
+    expect(draw(resumed, 30)).toEqual(draw(unbroken, 30));
+  });
+});

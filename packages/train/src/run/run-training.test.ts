@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UserError } from "@vf/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
+import { tinyRunConfig } from "../testing/index.ts";
+import { readMetrics } from "./metrics-log.ts";
+import type { MetricsRow, TrainRow } from "./metrics-row.ts";
+import { checkpointSteps } from "./run-checkpoint.ts";
+import { RunLayout } from "./run-layout.ts";
+import { runTraining } from "./run-training.ts";
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "vf-run-"));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const quiet = (): void => {};
+
+function config(name: string, overrides: Record<string, unknown> = {}): ResolvedTrainConfig {
+  return resolveTrainConfig({ raw: tinyRunConfig(join(root, name), overrides), where: "test" });
+}
+
+async function trainRows(dir: string): Promise<TrainRow[]> {
+  const { rows } = await readMetrics(join(dir, "metrics.jsonl"));
+  return rows.filter((r): r is TrainRow => r.kind === "train");
+}
+
+/** What must be equal between two runs that saw the same batches and weights. */
+const stepNumbers = (r: TrainRow) => [r.step, r.loss, r.entropy, r.grad_norm, r.reward_mean, r.mismatch_kl, r.tokens];
+
+describe("a training run", () => {
+  it.each([1, 2])(
+    "resumed from a checkpoint (max_async_level %i) takes exactly the steps of a run never stopped",
+    async (asyncLevel) => {
+      const settings = { max_async_level: asyncLevel, checkpoints: { interval: 0 } };
+      const unbroken = await runTraining({ config: config(`unbroken-${asyncLevel}`, settings), log: quiet });
+      expect(unbroken).toMatchObject({ steps: 4, interrupted: false });
+
+      const stop = new AbortController();
+      const broken = config(`broken-${asyncLevel}`, settings);
+      const first = await runTraining({
+        config: broken,
+        signal: stop.signal,
+        log: quiet,
+        onRow: (row) => {
+          if (row.kind === "train" && row.step === 2) stop.abort(); // as Ctrl-C after step 2
+        },
+      });
+      expect(first).toMatchObject({ steps: 2, interrupted: true });
+      expect(await checkpointSteps(new RunLayout(broken.output_dir))).toEqual([2]);
+      const second = await runTraining({ config: broken, resume: true, log: quiet });
+      expect(second).toMatchObject({ steps: 4, interrupted: false });
+
+      const expected = (await trainRows(unbroken.runDir)).map(stepNumbers);
+      const resumed = (await trainRows(broken.output_dir)).map(stepNumbers);
+      expect(resumed).toEqual(expected); // every step once, the resumed ones equal to the unbroken ones
+      expect(expected[2]![1]).not.toBe(expected[1]![1]);
+    },
+  );
+
+  it("reports each step: rewards, filter counts, tokens, losses, staleness and time", async () => {
+    const rows: MetricsRow[] = [];
+    const lines: string[] = [];
+    const result = await runTraining({
+      config: config("report", { eval: { interval: 2, num_examples: 4 }, max_steps: 3 }),
+      log: (line) => lines.push(line),
+      onRow: (row) => rows.push(row),
+    });
+    const train = rows.filter((r): r is TrainRow => r.kind === "train");
+    expect(train.map((r) => r.step)).toEqual([1, 2, 3]);
+    for (const row of train) {
+      expect(row.rollouts).toBe(16);
+      expect(row.groups.kept).toBe(4);
+      expect(row.tokens.trained).toBeGreaterThan(0);
+      expect(row.time_ms.step).toBeGreaterThan(0);
+    }
+    expect(train.map((r) => r.off_policy_max)).toEqual([0, 1, 1]); // batch 1 was sampled by policy 0
+    expect(train[0]!.mismatch_kl).toBe(0); // sampler and trainer agree bit for bit on fresh samples
+    const evals = rows.filter((r) => r.kind === "eval").map((r) => r.step);
+    expect(evals).toEqual([0, 2, 3]);
+    expect(lines.some((l) => /^step 2\/3 \| reward [\d.]+ ± [\d.]+ \(all [\d.]+\) \| groups 4\/\d+/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^done after 3 steps \| checkpoint .*step_3 \| reward curve .*reward-curve\.html$/);
+    const svg = await readFile(result.curve.svg, "utf8");
+    expect(svg).toContain("train reward");
+    expect(svg).toContain("eval vowels");
+  });
+
+  it("refuses to overwrite a run, and to resume one whose config changed what is trained", async () => {
+    const done = config("guarded", { max_steps: 2 });
+    await runTraining({ config: done, log: quiet });
+    await expect(runTraining({ config: done, log: quiet })).rejects.toThrow(
+      /already holds a training run \(checkpoint at step 2\): pass --resume to continue it, or set output_dir/,
+    );
+    await expect(runTraining({ config: done, resume: true, log: quiet })).rejects.toThrow(
+      /already at step 2 of max_steps 2: raise max_steps/,
+    );
+    const changed = config("guarded", { max_steps: 3, batch_size: 8 });
+    const error = await runTraining({ config: changed, resume: true, log: quiet }).catch((e) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect(error.message).toMatch(/the config changed batch_size \(16 → 8\)/);
+  });
+});
