@@ -15,7 +15,7 @@ import { registerEnvVisibility } from "./env-visibility.ts";
 export function registerEnv(program: Command, io: Output): void {
   const env = program
     .command("env")
-    .description("share environments through a Hub: push, install, pull, info, list, versions, ...")
+    .description("share environments through a Hub: push, install, list, ...")
     .addHelpText(
       "after",
       `

@@ -13,7 +13,7 @@ export function registerEnvDelete(env: Command, io: Output): void {
   withHubFlags(
     env
       .command("delete")
-      .description("delete a version (owner/name@version) or a whole environment (owner/name)")
+      .description("delete a version, or a whole environment")
       .argument("<id>", "owner/name, or owner/name@<version|hash> for one version")
       .option("-y, --yes", "do not ask for confirmation"),
   )

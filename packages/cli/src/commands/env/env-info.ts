@@ -12,7 +12,7 @@ export function registerEnvInfo(env: Command, io: Output): void {
   withHubFlags(
     env
       .command("info")
-      .description("show an environment: description, version, install commands")
+      .description("show an environment, a version and its install command")
       .argument("<id>", "owner/name, or owner/name@<version|hash> for one version")
       .option("--readme", "also print the README")
       .option("--json", "print the environment (and the version asked for) as JSON"),

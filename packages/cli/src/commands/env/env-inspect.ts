@@ -18,7 +18,7 @@ export function registerEnvInspect(env: Command, io: Output): void {
   withHubFlags(
     env
       .command("inspect")
-      .description("browse a version's files on the Hub: a folder's entries, or a file's content")
+      .description("browse a version's files on the Hub")
       .argument("<id>", "owner/name[@version|@hash|@latest]")
       .argument("[path]", "a folder or file in the package (default: its root)", "")
       .option(

@@ -22,7 +22,7 @@ export function registerEnvInstall(env: Command, io: Output): void {
   withHubFlags(
     env
       .command("install")
-      .description("install environments from the Hub, verified, where vf eval finds them")
+      .description("install environments where vf eval finds them")
       .argument("<ids...>", "owner/name, owner/name@1.2.0, owner/name@<hash> or owner/name@latest")
       .option("-g, --global", "install into vf's managed folder even inside a project")
       .option("--no-save", "do not record the dependency in package.json")
@@ -65,7 +65,7 @@ Examples:
           const { semver, content_hash } = result.version;
           const where =
             result.where === "project"
-              ? `${relative(process.cwd(), result.dir) || "."}`
+              ? relative(process.cwd(), result.dir) || "."
               : `${result.dir} (vf's managed folder)`;
           io.out(`installed ${result.id}@${semver} (content ${shortHash(content_hash)}) into ${where}`);
         }

@@ -18,7 +18,7 @@ export function registerEnvList(env: Command, io: Output): void {
   pageFlags(
     env
       .command("list")
-      .description("list environments (public ones, and your private ones)")
+      .description("list environments (public, and your private ones)")
       .option("-s, --search <words>", "only those whose id, description or tags hold every word"),
   )
     .addHelpText(

@@ -8,7 +8,7 @@ export function registerEnvPull(env: Command, io: Output): void {
   withHubFlags(
     env
       .command("pull")
-      .description("download an environment's source into a folder (never over a non-empty one)")
+      .description("download an environment's source into a new folder")
       .argument("<id>", "owner/name[@version|@hash|@latest]")
       .option("-t, --target <dir>", "folder to create (default: ./<name>)")
       .option("--json", "print the folder and version as JSON"),

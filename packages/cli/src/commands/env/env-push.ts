@@ -24,7 +24,7 @@ export function registerEnvPush(env: Command, io: Output): void {
   withHubFlags(
     env
       .command("push")
-      .description("publish an environment package as a new version (unchanged content is a no-op)")
+      .description("publish a package as a new version (same content: no-op)")
       .argument("[dir]", "the package folder", ".")
       .addOption(
         new Option("--visibility <v>", "public (default for a new environment) or private").choices([
@@ -106,7 +106,7 @@ Examples:
           return;
         }
         case "unchanged":
-          io.out(`${outcome.id}: ${outcome.message}`);
+          io.out(outcome.message);
           return;
       }
     });

@@ -47,7 +47,7 @@ export function registerEvalPush(evalCommand: Command, io: Output): void {
     .enablePositionalOptions()
     .addHelpText(
       "after",
-      "  vf eval ada/gsm8k -m gpt-4.1-mini -n 20 -s --push  evaluate, then publish the report",
+      "  vf eval ada/gsm8k -m gpt-4.1-mini -n 20 --push    then publish the run as a report",
     );
 
   withHubFlags(
