@@ -14,7 +14,9 @@ function lcg(seed: number): () => number {
 describe("group-relative advantages", () => {
   it("are each reward minus the group's mean", () => {
     expect(computeAdvantages([1, 0, 0, 1])).toEqual([0.5, -0.5, -0.5, 0.5]);
-    expect(computeAdvantages([0.2, 0.4, 0.9])).toEqual([0.2 - 0.5, 0.4 - 0.5, 0.9 - 0.5].map((x) => expect.closeTo(x, 12)));
+    expect(computeAdvantages([0.2, 0.4, 0.9])).toEqual(
+      [0.2 - 0.5, 0.4 - 0.5, 0.9 - 0.5].map((x) => expect.closeTo(x, 12)),
+    );
   });
 
   it("sum to zero in every group, with and without std normalisation", () => {

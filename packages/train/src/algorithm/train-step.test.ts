@@ -1,7 +1,14 @@
-import { type BatchItem, createLocalTrainer, type LocalTrainer, renderChat, tokenizer } from "@vf/engine";
+import {
+  type BatchItem,
+  createLocalTrainer,
+  type LocalTrainer,
+  renderChat,
+  type Trainer,
+  tokenizer,
+} from "@vf/engine";
 import { afterEach, describe, expect, it } from "vitest";
-import { rolloutItems } from "./training-items.ts";
 import { trainStep } from "./train-step.ts";
+import { rolloutItems } from "./training-items.ts";
 
 const config = { vocabSize: tokenizer.vocabSize, dModel: 32, nLayers: 1, nHeads: 4, dFF: 64, maxSeqLen: 96 };
 const trainers: LocalTrainer[] = [];
@@ -16,7 +23,7 @@ async function trainer(): Promise<LocalTrainer> {
 }
 
 /** A two-turn rollout on the engine's chat template: the user's second message is environment text. */
-function twoTurnItems(advantage: number): BatchItem[] {
+function twoTurnItems(advantage: number, answer = "ok"): BatchItem[] {
   const first = renderChat([{ role: "user", content: "hi" }], { addGenerationPrompt: true });
   const reply1 = [...tokenizer.encode("yo"), tokenizer.eot];
   const second = renderChat(
@@ -27,11 +34,19 @@ function twoTurnItems(advantage: number): BatchItem[] {
     ],
     { addGenerationPrompt: true },
   );
-  const reply2 = [...tokenizer.encode("ok"), tokenizer.eot];
+  const reply2 = [...tokenizer.encode(answer), tokenizer.eot];
   const built = rolloutItems(
     [
-      { finish_reason: "stop", is_truncated: false, tokens: { prompt_ids: first, completion_ids: reply1, completion_logprobs: reply1.map(() => -5.6) } },
-      { finish_reason: "stop", is_truncated: false, tokens: { prompt_ids: second, completion_ids: reply2, completion_logprobs: reply2.map(() => -5.6) } },
+      {
+        finish_reason: "stop",
+        is_truncated: false,
+        tokens: { prompt_ids: first, completion_ids: reply1, completion_logprobs: reply1.map(() => -5.6) },
+      },
+      {
+        finish_reason: "stop",
+        is_truncated: false,
+        tokens: { prompt_ids: second, completion_ids: reply2, completion_logprobs: reply2.map(() => -5.6) },
+      },
     ],
     advantage,
   );
@@ -69,17 +84,47 @@ describe("a training step", () => {
   });
 
   it("takes the same step whatever the micro-batch size: the loss is a token mean over the whole batch", async () => {
-    const batch = [twoTurnItems(1), twoTurnItems(-0.5), twoTurnItems(0.25), twoTurnItems(-0.75)];
-    const whole = await trainer();
-    const r1 = await trainStep(whole, batch, { ...step, microBatchSize: 4 });
-    const gWhole = Float32Array.from(whole.model.grads);
-    const split = await trainer();
-    const r2 = await trainStep(split, batch, { ...step, microBatchSize: 1 });
-    expect(r2.microBatches).toBe(4);
-    expect(r1.microBatches).toBe(1);
+    const batch = [
+      twoTurnItems(1, "ok"),
+      twoTurnItems(-0.5, "no way"),
+      twoTurnItems(0.25, "fine"),
+      twoTurnItems(-0.75, "x"),
+    ];
+    const whole = await gradientsAtStep(await trainer());
+    const r1 = await trainStep(whole.trainer, batch, { ...step, microBatchSize: 4 });
+    const split = await gradientsAtStep(await trainer());
+    const r2 = await trainStep(split.trainer, batch, { ...step, microBatchSize: 1 });
+    expect([r1.microBatches, r2.microBatches]).toEqual([1, 4]);
     expect(r2.loss).toBeCloseTo(r1.loss, 10);
     expect(r2.entropy).toBeCloseTo(r1.entropy, 10);
     expect(r2.gradNorm).toBeCloseTo(r1.gradNorm, 6);
-    expect(r1.trainedTokens).toBe(24);
+    expect(r1.trainedTokens).toBe(3 * 4 + 3 + 7 + 5 + 2); // "yo" + eot per rollout, then each answer + eot
+    const g1 = whole.grads();
+    const g2 = split.grads();
+    const scale = Math.max(...g1.map(Math.abs));
+    expect(scale).toBeGreaterThan(0);
+    g1.forEach((g, i) => {
+      expect(Math.abs(g - g2[i]!)).toBeLessThan(1e-5 * scale);
+    });
   });
 });
+
+/** The trainer, with the gradient it held when optimStep was called kept for the test. */
+async function gradientsAtStep(t: LocalTrainer): Promise<{ trainer: Trainer; grads: () => Float32Array }> {
+  let grads = new Float32Array(0);
+  const trainer: Trainer = {
+    forwardBackward: (batch, loss) => t.forwardBackward(batch, loss),
+    forward: (batch, loss) => t.forward(batch, loss),
+    optimStep: (params) => {
+      grads = Float32Array.from(t.model.grads);
+      return t.optimStep(params);
+    },
+    saveWeights: (dir) => t.saveWeights(dir),
+    loadWeights: (dir) => t.loadWeights(dir),
+    saveState: (dir) => t.saveState(dir),
+    loadState: (dir) => t.loadState(dir),
+    sample: (request) => t.sample(request),
+    close: () => t.close(),
+  };
+  return { trainer, grads: () => grads };
+}

@@ -40,7 +40,10 @@ describe("training items from a rollout's turns", () => {
   });
 
   it("start a new sequence where a turn's prompt breaks the prefix (e.g. a template that drops old reasoning)", () => {
-    const built = rolloutItems([turn([1, 2], [40, 41]), turn([1, 2, 40, 7], [60]), turn([1, 2, 40, 7, 60, 8], [70])], 1);
+    const built = rolloutItems(
+      [turn([1, 2], [40, 41]), turn([1, 2, 40, 7], [60]), turn([1, 2, 40, 7, 60, 8], [70])],
+      1,
+    );
     expect(built.ok && built.items_D.map((item) => item.tokens)).toEqual([
       [1, 2, 40, 41],
       [1, 2, 40, 7, 60, 8, 70],

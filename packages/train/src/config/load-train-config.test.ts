@@ -72,16 +72,31 @@ describe("training configs", () => {
   });
 
   it("reject unknown keys with the nearest key of the same table, or the table where the key lives", () => {
-    const message = problems({ model: fresh, env: [{ id: VOWELS_ENV }], max_stepz: 3, sampling: { temprature: 1 }, temperature: 1 });
+    const message = problems({
+      model: fresh,
+      env: [{ id: VOWELS_ENV }],
+      max_stepz: 3,
+      sampling: { temprature: 1 },
+      temperature: 1,
+    });
     expect(message).toContain('unknown key "max_stepz": did you mean "max_steps"?');
     expect(message).toContain('unknown key "sampling.temprature": did you mean "sampling.temperature"?');
-    expect(message).toContain('unknown key "temperature": did you mean "sampling.temperature" (in [sampling])?');
+    expect(message).toContain(
+      'unknown key "temperature": did you mean "sampling.temperature" (in [sampling])?',
+    );
   });
 
   it("name the flag when the bad key came from the command line", () => {
-    const message = problems({ model: fresh, env: [{ id: VOWELS_ENV }] }, ["--batch_size", "many", "--lerning_rate", "1"]);
+    const message = problems({ model: fresh, env: [{ id: VOWELS_ENV }] }, [
+      "--batch_size",
+      "many",
+      "--lerning_rate",
+      "1",
+    ]);
     expect(message).toContain('--batch_size: batch_size ("many"): Invalid input: expected number');
-    expect(message).toContain('--lerning_rate: unknown key "lerning_rate": did you mean "optimizer.learning_rate" (in [optimizer])?');
+    expect(message).toContain(
+      '--lerning_rate: unknown key "lerning_rate": did you mean "optimizer.learning_rate" (in [optimizer])?',
+    );
   });
 
   it("check the rules between keys, each message naming keys, values and a fix", () => {
@@ -96,13 +111,17 @@ describe("training configs", () => {
       hard_threshold: 0.5,
     });
     expect(message).toMatch(/^4 problems:/);
-    expect(message).toContain("batch_size (10) must be divisible by rollouts_per_example (3): set batch_size to 9 or 12");
-    expect(message).toContain("batch_size (10) must be divisible by micro_batch_size (4): set micro_batch_size to one of 1, 2, 5, 10");
+    expect(message).toContain(
+      "batch_size (10) must be divisible by rollouts_per_example (3): set batch_size to 9 or 12",
+    );
+    expect(message).toContain(
+      "batch_size (10) must be divisible by micro_batch_size (4): set micro_batch_size to one of 1, 2, 5, 10",
+    );
     expect(message).toContain("max_concurrent (2) must be at least rollouts_per_example (3)");
     expect(message).toContain("hard_threshold (0.5) must be below easy_threshold (0.2)");
-    expect(problems({ model: fresh, env: [{ id: VOWELS_ENV }], rollouts_per_example: 1, batch_size: 8 })).toContain(
-      "rollouts_per_example (1) must be at least 2",
-    );
+    expect(
+      problems({ model: fresh, env: [{ id: VOWELS_ENV }], rollouts_per_example: 1, batch_size: 8 }),
+    ).toContain("rollouts_per_example (1) must be at least 2");
   });
 
   it("reject a missing model folder, an unknown environment and a bad fresh architecture", () => {
@@ -112,15 +131,17 @@ describe("training configs", () => {
     });
     expect(message).toContain("is not a folder: give a checkpoint folder");
     expect(message).toContain('unknown environment "no-such-env"');
-    expect(problems({ model: { d_model: 30, n_layers: 1, n_heads: 4 }, env: [{ id: VOWELS_ENV }] })).toContain(
-      "model.d_model (30) must be divisible by model.n_heads (4)",
-    );
+    expect(
+      problems({ model: { d_model: 30, n_layers: 1, n_heads: 4 }, env: [{ id: VOWELS_ENV }] }),
+    ).toContain("model.d_model (30) must be divisible by model.n_heads (4)");
   });
 
   it("say where a file is not TOML, and refuse stray arguments", async () => {
     const path = await write("bad.toml", "max_steps = = 3\n");
     await expect(loadTrainConfig(path)).rejects.toThrow(/bad\.toml is not valid TOML .*fix the syntax/);
-    expect(() => parseOverrides(["extra"])).toThrow(/unexpected argument "extra": overrides are written --key.path value/);
+    expect(() => parseOverrides(["extra"])).toThrow(
+      /unexpected argument "extra": overrides are written --key.path value/,
+    );
     expect(() => parseOverrides(["--env.1.id", "x"])).not.toThrow();
   });
 });

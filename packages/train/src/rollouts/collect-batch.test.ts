@@ -68,15 +68,20 @@ describe("collecting a batch", () => {
     const a = await collectBatch(options({ batchIndex: 3 }));
     const b = await collectBatch(options({ batchIndex: 3 }));
     const c = await collectBatch(options({ batchIndex: 4 }));
-    const tokens = (batch: typeof a) => batch.groups_P.map((g) => g.items_G_D.map((items) => items.map((i) => i.tokens)));
+    const tokens = (batch: typeof a) =>
+      batch.groups_P.map((g) => g.items_G_D.map((items) => items.map((i) => i.tokens)));
     expect(tokens(b)).toEqual(tokens(a));
     expect(tokens(c)).not.toEqual(tokens(a));
   });
 
   it("gives up with advice when round after round keeps nothing", async () => {
-    const error = await collectBatch(options({ thresholds: { easyThreshold: 0 }, maxBarrenRounds: 2 })).catch((e) => e);
+    const error = await collectBatch(options({ thresholds: { easyThreshold: 0 }, maxBarrenRounds: 2 })).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(UserError);
-    expect(error.message).toMatch(/2 rounds of sampling in a row gave no group worth training on \(8 drawn, 8 too easy/);
+    expect(error.message).toMatch(
+      /2 rounds of sampling in a row gave no group worth training on \(8 drawn, 8 too easy/,
+    );
     expect(error.message).toMatch(/vf doctor/);
   });
 });

@@ -33,7 +33,12 @@ describe("the policy client (how environments reach the sampler)", () => {
     const { client, requests } = recordingClient();
     const policy = new PolicyClient({ inner: client, version: () => 0 });
     await policy.forGroup(1).chat(ask("hi"));
-    expect(requests[0]!.sampling).toMatchObject({ temperature: 1, max_tokens: 8, logprobs: true, return_token_ids: true });
+    expect(requests[0]!.sampling).toMatchObject({
+      temperature: 1,
+      max_tokens: 8,
+      logprobs: true,
+      return_token_ids: true,
+    });
     expect(requests[0]!.sampling.seed).toEqual(expect.any(Number));
   });
 

@@ -29,7 +29,15 @@ async function trainRows(dir: string): Promise<TrainRow[]> {
 }
 
 /** What must be equal between two runs that saw the same batches and weights. */
-const stepNumbers = (r: TrainRow) => [r.step, r.loss, r.entropy, r.grad_norm, r.reward_mean, r.mismatch_kl, r.tokens];
+const stepNumbers = (r: TrainRow) => [
+  r.step,
+  r.loss,
+  r.entropy,
+  r.grad_norm,
+  r.reward_mean,
+  r.mismatch_kl,
+  r.tokens,
+];
 
 describe("a training run", () => {
   it.each([1, 2])(
@@ -81,8 +89,12 @@ describe("a training run", () => {
     expect(train[0]!.mismatch_kl).toBe(0); // sampler and trainer agree bit for bit on fresh samples
     const evals = rows.filter((r) => r.kind === "eval").map((r) => r.step);
     expect(evals).toEqual([0, 2, 3]);
-    expect(lines.some((l) => /^step 2\/3 \| reward [\d.]+ ± [\d.]+ \(all [\d.]+\) \| groups 4\/\d+/.test(l))).toBe(true);
-    expect(lines.at(-1)).toMatch(/^done after 3 steps \| checkpoint .*step_3 \| reward curve .*reward-curve\.html$/);
+    expect(
+      lines.some((l) => /^step 2\/3 \| reward [\d.]+ ± [\d.]+ \(all [\d.]+\) \| groups 4\/\d+/.test(l)),
+    ).toBe(true);
+    expect(lines.at(-1)).toMatch(
+      /^done after 3 steps \| checkpoint .*step_3 \| reward curve .*reward-curve\.html$/,
+    );
     const svg = await readFile(result.curve.svg, "utf8");
     expect(svg).toContain("train reward");
     expect(svg).toContain("eval vowels");

@@ -11,7 +11,10 @@ import type { TrainConfigInput } from "../config/train-config.ts";
 export const VOWELS_ENV = fileURLToPath(new URL("./envs/vowels", import.meta.url));
 
 /** A raw config (as parsed from TOML) of a run that takes a few seconds: a fresh 1-layer model on `vowels`. */
-export function tinyRunConfig(outputDir: string, overrides: Partial<TrainConfigInput> = {}): Record<string, unknown> {
+export function tinyRunConfig(
+  outputDir: string,
+  overrides: Partial<TrainConfigInput> = {},
+): Record<string, unknown> {
   return {
     model: { d_model: 32, n_layers: 1, n_heads: 4, max_seq_len: 64 },
     max_steps: 4,
@@ -27,7 +30,14 @@ export function tinyRunConfig(outputDir: string, overrides: Partial<TrainConfigI
 }
 
 /** The architecture of the tiny test models (as an engine ModelConfig). */
-export const TINY_MODEL = { vocabSize: tokenizer.vocabSize, dModel: 32, nLayers: 1, nHeads: 4, dFF: 128, maxSeqLen: 64 };
+export const TINY_MODEL = {
+  vocabSize: tokenizer.vocabSize,
+  dModel: 32,
+  nLayers: 1,
+  nHeads: 4,
+  dFF: 128,
+  maxSeqLen: 64,
+};
 
 /** Writes a freshly initialised tiny model (seed `seed`) into `dir` and returns `dir`. */
 export async function writeTinyModel(dir: string, seed = 0): Promise<string> {

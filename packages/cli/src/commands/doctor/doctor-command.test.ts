@@ -1,0 +1,49 @@
+// `vf doctor` end to end: the real binary runs the first-run protocol on the toy `vowels`
+// environment against an engine server on a tiny fresh model, and prints numbers and advice.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type EngineServer, startEngineServer } from "@vf/engine";
+import { VOWELS_ENV, writeTinyModel } from "@vf/train/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runVf } from "../../testing/index.ts";
+
+let dir: string;
+let server: EngineServer;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vf-doctor-"));
+  server = await startEngineServer({
+    checkpoint: await writeTinyModel(join(dir, "model"), 3),
+    modelName: "tiny",
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("vf doctor", () => {
+  it("measures the baseline, the reward spread in groups, and advises on the training config", async () => {
+    const args = ["doctor", VOWELS_ENV, "-m", "tiny", "-b", server.url, "-n", "6", "-r", "4", "-t", "10"];
+    const text = await runVf(args);
+    expect(text.stderr).not.toMatch(/^error:/m);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^vowels with tiny: 6 groups x 4 rollouts$/m);
+    expect(text.stdout).toMatch(/^ {2}reward {10}[\d.]+ ± [\d.]+, 95% CI \[/m);
+    expect(text.stdout).toMatch(/^ {2}- rewards are continuous/m);
+    expect(text.stdout).toMatch(/^suggested config:\n {2}rollouts_per_example = \d+\n {2}batch_size = \d+/m);
+
+    const json = await runVf([...args, "--json"]);
+    const report = JSON.parse(json.stdout);
+    expect(report).toMatchObject({
+      envId: "vowels",
+      groups: 6,
+      rollouts: 24,
+      binary: false,
+      withoutTokens: 0,
+      errored: 0,
+    });
+    expect(report.groupsWithSpread).toBeGreaterThan(0);
+    expect(report.advice.length).toBeGreaterThan(1);
+  }, 60_000);
+});

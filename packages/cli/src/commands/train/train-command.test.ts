@@ -1,0 +1,182 @@
+// `vf train` end to end through the real binary, on a tiny fresh model and the toy `vowels`
+// environment: a smoke run with its files and `vf plot`; --dry-run and bad configs; Ctrl-C, which
+// checkpoints the step it finished; SIGKILL mid-run, which loses no saved step; and the trainer
+// behind `vf trainer serve`.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readMetrics, type TrainRow } from "@vf/train";
+import { VOWELS_ENV, writeTinyModel } from "@vf/train/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runVf, VF_BIN } from "../../testing/index.ts";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vf-train-e2e-"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** A tiny run's config file; `extra` is appended TOML. */
+async function configFile(name: string, extra = ""): Promise<string> {
+  const path = join(dir, `${name}.toml`);
+  await writeFile(
+    path,
+    `max_steps = 3
+batch_size = 16
+rollouts_per_example = 4
+micro_batch_size = 8
+output_dir = "${join(dir, name)}"
+${extra}
+[model]
+d_model = 32
+n_layers = 1
+n_heads = 4
+max_seq_len = 64
+
+[sampling]
+max_tokens = 12
+
+[[env]]
+id = "${VOWELS_ENV}"
+
+[optimizer]
+learning_rate = 3e-3
+`,
+  );
+  return path;
+}
+
+async function steps(runDir: string): Promise<number[]> {
+  const { rows } = await readMetrics(join(runDir, "metrics.jsonl"));
+  return rows.filter((r): r is TrainRow => r.kind === "train").map((r) => r.step);
+}
+
+function spawnVf(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string } {
+  const child = spawn(process.execPath, [VF_BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr!.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  return { child, stdout: () => out, stderr: () => err };
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("vf train", () => {
+  it("trains a few steps, writing metrics, a checkpoint and the reward curve; vf plot redraws it", async () => {
+    const config = await configFile("smoke", "[eval]\ninterval = 2\nnum_examples = 4\n");
+    const run = await runVf(["train", config, "--max_steps", "3"]);
+    expect(run.stderr).not.toMatch(/^error:/m);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^run folder .*smoke \| engine in this process/m);
+    expect(run.stdout).toMatch(/^step 3\/3 \| reward [\d.]+ ± [\d.]+/m);
+    expect(run.stdout).toMatch(/^eval @ step 3 \| vowels [\d.]+ \[/m);
+    const runDir = join(dir, "smoke");
+    expect(await steps(runDir)).toEqual([1, 2, 3]);
+    for (const file of [
+      "config.toml",
+      "checkpoints/step_3/progress.json",
+      "checkpoints/step_3/trainer/optimizer.safetensors",
+      "reward-curve.svg",
+    ]) {
+      expect(existsSync(join(runDir, file))).toBe(true);
+    }
+    const plot = await runVf(["plot", runDir]);
+    expect(plot.code).toBe(0);
+    expect(plot.stdout).toMatch(/^3 steps, last train reward [\d.]+$/m);
+    expect(plot.stdout).toContain(`page: ${join(runDir, "reward-curve.html")}`);
+    expect(await readFile(join(runDir, "reward-curve.html"), "utf8")).toContain("<svg");
+  }, 60_000);
+
+  it("--dry-run prints the resolved config; a bad one exits 1 naming each key", async () => {
+    const config = await configFile("dry");
+    const dry = await runVf(["train", config, "--dry-run", "--sampling.temperature=0.5"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/\[sampling\]\nmax_tokens = 12\ntemperature = 0\.5\n/);
+    expect(existsSync(join(dir, "dry"))).toBe(false);
+
+    const bad = await runVf(["train", config, "--sampling.temprature", "1"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(
+      '--sampling.temprature: unknown key "sampling.temprature": did you mean "sampling.temperature"?',
+    );
+  }, 60_000);
+
+  it("on Ctrl-C finishes the step, checkpoints it and exits 130; --resume completes the run", async () => {
+    const config = await configFile("interrupted", "[checkpoints]\ninterval = 0\n");
+    const runDir = join(dir, "interrupted");
+    const { child, stdout, stderr } = spawnVf(["train", config, "--max_steps", "30"]);
+    await waitFor(() => /^step 2\/30/m.test(stdout()), 45_000);
+    child.kill("SIGINT");
+    const code = await new Promise((resolve) => child.once("close", resolve));
+    expect(code).toBe(130);
+    expect(stderr()).toContain("stopping after this step and writing a checkpoint");
+    const saved = await steps(runDir);
+    expect(saved.length).toBeGreaterThanOrEqual(2);
+    expect(stdout()).toMatch(
+      new RegExp(`^stopped after ${saved.length} steps \\| checkpoint .*step_${saved.length}`, "m"),
+    );
+    const resumed = await runVf(["train", config, "--max_steps", String(saved.length + 2), "--resume"]);
+    expect(resumed.code).toBe(0);
+    expect(await steps(runDir)).toEqual(Array.from({ length: saved.length + 2 }, (_, i) => i + 1));
+  }, 60_000);
+
+  it("killed with SIGKILL mid-run, loses no step it had checkpointed", async () => {
+    const config = await configFile("killed", "[checkpoints]\ninterval = 1\nkeep = 2\n");
+    const runDir = join(dir, "killed");
+    const { child, stdout } = spawnVf(["train", config, "--max_steps", "40"]);
+    await waitFor(() => /^step 3\/40/m.test(stdout()), 45_000);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("close", resolve));
+    const before = await steps(runDir);
+    const saved = (await readdir(join(runDir, "checkpoints")))
+      .filter((n) => /^step_\d+$/.test(n))
+      .map((n) => Number(n.slice(5)));
+    expect(Math.max(...saved)).toBeGreaterThanOrEqual(2);
+
+    const resumed = await runVf([
+      "train",
+      config,
+      "--max_steps",
+      String(Math.max(...before) + 1),
+      "--resume",
+    ]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(
+      new RegExp(`from .*step_${Math.max(...saved)} \\(step ${Math.max(...saved)} of`),
+    );
+    const all = await steps(runDir);
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1)); // every step once, none lost
+    expect(all.length).toBeGreaterThanOrEqual(before.length);
+  }, 90_000);
+
+  it("trains through a vf trainer serve server (the trainer protocol over HTTP)", async () => {
+    const model = await writeTinyModel(join(dir, "tiny-model"), 2);
+    const server = spawnVf(["trainer", "serve", "--port", "0", "--model", model, "--threads", "1"]);
+    try {
+      await waitFor(() => /at (http:\/\/\S+)/.test(server.stdout()), 30_000);
+      const url = /at (http:\/\/\S+)/.exec(server.stdout())![1]!;
+      const config = await configFile("remote");
+      const run = await runVf(["train", config, "--trainer-url", url, "--max_steps", "2"]);
+      expect(run.stderr).not.toMatch(/^error:/m);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`trainer server at ${url} (d_model 32, 1 layers)`);
+      expect(await steps(join(dir, "remote"))).toEqual([1, 2]);
+    } finally {
+      server.child.kill("SIGINT");
+      await new Promise((resolve) => server.child.once("close", resolve));
+    }
+  }, 60_000);
+});
