@@ -1,0 +1,164 @@
+// The sandbox on its own: a persistent REPL, its limits, and its refusal to run where it cannot
+// confine code.
+import { chmod, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SandboxError } from "@vf/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxProcesses } from "../testing/sandbox-processes.ts";
+import { checkSandbox } from "./check-sandbox.ts";
+import { measureOverhead } from "./measure-overhead.ts";
+import { PythonSandbox } from "./python-sandbox.ts";
+import { createSandboxFolder, removeSandboxFolder, type SandboxFolder } from "./sandbox-folder.ts";
+import { SandboxOptions, type SandboxOptionsInput } from "./sandbox-options.ts";
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "vf-python-test-"));
+  // The sandbox runs as another user when the tests run as root: it must be able to enter the folder.
+  await chmod(scratch, 0o755);
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** Runs `body` with a started sandbox in a fresh folder, then stops it and removes the folder. */
+async function withSandbox(
+  input: SandboxOptionsInput,
+  body: (sandbox: PythonSandbox, folder: SandboxFolder) => Promise<void>,
+) {
+  const options = SandboxOptions.parse({ tempDir: scratch, ...input });
+  const folder = createSandboxFolder(options);
+  const sandbox = await PythonSandbox.start(folder, options);
+  try {
+    await body(sandbox, folder);
+  } finally {
+    await sandbox.close();
+    await removeSandboxFolder(folder);
+  }
+}
+
+describe("PythonSandbox", () => {
+  it("keeps variables between calls and prints a final expression like a REPL", async () => {
+    await withSandbox({}, async (sandbox) => {
+      expect(await sandbox.run("x = 6\nimport math")).toMatchObject({ type: "ok", output: "" });
+      expect(await sandbox.run("print('seven'); x * 7")).toMatchObject({ type: "ok", output: "seven\n42\n" });
+      expect(await sandbox.run("math.factorial(x)")).toMatchObject({ type: "ok", output: "720\n" });
+    });
+  });
+
+  it("reports the code's exception with a traceback of the code alone, and lives on", async () => {
+    await withSandbox({}, async (sandbox) => {
+      const failed = await sandbox.run("print('before')\n1 / 0");
+      expect(failed).toMatchObject({ type: "error", output: "before\n", limit: null });
+      const traceback = failed.type === "error" ? failed.traceback : "";
+      expect(traceback).toMatch(
+        /^Traceback \(most recent call last\):\n {2}File "<code>", line 2, in <module>\n {4}1 \/ 0\n/,
+      );
+      expect(traceback).toMatch(/\nZeroDivisionError: division by zero$/);
+      expect(traceback).not.toMatch(/worker|<string>/);
+      expect(await sandbox.run("'still here'")).toMatchObject({ type: "ok", output: "'still here'\n" });
+    });
+  });
+
+  it("writes files to the rollout's folder, which the host sees", async () => {
+    await withSandbox({}, async (sandbox, folder) => {
+      const result = await sandbox.run("import os\nopen('notes.txt', 'w').write('hi')\nos.getcwd()");
+      expect(result).toMatchObject({ type: "ok", output: "'/sandbox'\n" });
+      expect(await readdir(folder.work)).toEqual(["notes.txt"]);
+    });
+  });
+
+  it("interrupts a call at its time limit and keeps the sandbox", async () => {
+    await withSandbox({ timeoutSeconds: 1 }, async (sandbox) => {
+      await sandbox.run("x = 1");
+      const slept = await sandbox.run("import time\ntime.sleep(60)");
+      expect(slept).toMatchObject({ type: "error", error: "TimeLimitExceeded" });
+      expect(slept.ms).toBeLessThan(1500);
+      expect(await sandbox.run("x")).toMatchObject({ type: "ok", output: "1\n" });
+    });
+  });
+
+  it("kills a sandbox whose call ignores its time limit; the variables are gone with it", async () => {
+    await withSandbox({ timeoutSeconds: 1 }, async (sandbox) => {
+      await sandbox.run("x = 1");
+      const slept = await sandbox.run(
+        "import signal, time\nsignal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])\ntime.sleep(60)",
+      );
+      expect(slept).toMatchObject({ type: "timeout", timeoutSeconds: 1 });
+      expect(slept.ms).toBeLessThan(10_000);
+      expect(sandbox.alive).toBe(false);
+      expect(await sandbox.run("x")).toMatchObject({ type: "crashed" });
+    });
+  });
+
+  it("leaves no process behind once closed", async () => {
+    await withSandbox({}, async (sandbox) => {
+      await sandbox.run(
+        "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])",
+      );
+      expect((await sandboxProcesses(scratch)).length).toBeGreaterThan(0);
+      await sandbox.close();
+      expect(await sandboxProcesses(scratch)).toEqual([]);
+    });
+  });
+
+  it("starts and answers quickly enough to call per rollout", async () => {
+    const { startMs, callMs } = await checkSandbox(SandboxOptions.parse({ tempDir: scratch }));
+    expect(startMs).toBeLessThan(5000);
+    expect(callMs).toBeLessThan(1000);
+    const overhead = await measureOverhead(SandboxOptions.parse({ tempDir: scratch }), {
+      starts: 2,
+      calls: 20,
+    });
+    expect(overhead.startMs.median).toBeGreaterThan(overhead.callMs.median);
+    expect(overhead.callMs.p95).toBeLessThan(100);
+    expect(await readdir(scratch)).toEqual([]);
+  });
+});
+
+describe("where the sandbox cannot confine code", () => {
+  const refusal = async (input: SandboxOptionsInput) => {
+    const error = await checkSandbox(SandboxOptions.parse({ tempDir: scratch, ...input })).catch((e) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    return (error as SandboxError).message;
+  };
+
+  it("refuses without unshare, naming it and what to install", async () => {
+    expect(await refusal({ unshare: "/nonexistent/unshare" })).toBe(
+      'unshare was not found at /nonexistent/unshare: install util-linux (apt-get install util-linux) or pass its path as "unshare"',
+    );
+  });
+
+  it("refuses without the Python interpreter", async () => {
+    expect(await refusal({ python: "/nonexistent/python3" })).toMatch(
+      /^python3 was not found at \/nonexistent\/python3: install it/,
+    );
+  });
+
+  it("refuses when the kernel will not make user namespaces, and says how to allow them", async () => {
+    // An unshare that fails as it does on a machine without unprivileged user namespaces.
+    const fake = join(scratch, "unshare-denied");
+    await writeFile(fake, "#!/bin/sh\necho 'unshare: unshare failed: Operation not permitted' >&2\nexit 1\n");
+    await chmod(fake, 0o755);
+    const message = await refusal({ unshare: fake });
+    expect(message).toMatch(
+      /could not create its namespaces \(unshare: unshare failed: Operation not permitted\)/,
+    );
+    expect(message).toMatch(/allow them \(sysctl user\.max_user_namespaces/);
+  });
+
+  it("refuses when a step of the confinement fails, quoting it", async () => {
+    // An unshare that runs its command without namespaces: the launcher's first mount is refused
+    // (vf runs unprivileged here, or as a dropped user), so no code runs.
+    const fake = join(scratch, "unshare-no-namespaces");
+    await writeFile(
+      fake,
+      '#!/bin/sh\nwhile :; do case "$1" in --*) shift ;; *) break ;; esac; done\nexec "$@"\n',
+    );
+    await chmod(fake, 0o755);
+    expect(await refusal({ unshare: fake })).toMatch(
+      /^the Python sandbox could not confine Python \(making the mount tree private failed: Operation not permitted/,
+    );
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * One confined Python process (a persistent REPL) for one rollout. `start` launches it inside Linux
+ * namespaces with a private read-only root, resource limits and no capabilities (see launcher.py),
+ * and waits until it is ready; `run` sends code and waits for its answer, killing the whole sandbox
+ * when a call outlives its wall time; `close` kills it. Calls run one at a time, in order.
+ *
+ * @example
+ * const folder = await createSandboxFolder({ sandboxUid: 65534 });
+ * const sandbox = await PythonSandbox.start(folder, SandboxOptions.parse({}));
+ * await sandbox.run("x = 6 * 7\nx"); // { type: "ok", output: "42\n", ... }
+ * await sandbox.close();
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import { SandboxError } from "@vf/core";
+import type { RunResult, WorkerAnswer } from "./run-result.ts";
+import { WorkerAnswer as WorkerAnswerSchema } from "./run-result.ts";
+import { sandboxCommand } from "./sandbox-command.ts";
+import type { SandboxFolder } from "./sandbox-folder.ts";
+import type { SandboxOptions } from "./sandbox-options.ts";
+
+/** Extra wall time past a call's limit before the host kills the sandbox, for the worker's own timer to stop the code first. */
+const GRACE_MS = 1500;
+/** Output bytes the worker reads back per call. */
+const MAX_OUTPUT_BYTES = 64 * 1024;
+
+type Waiter = (answer: WorkerAnswer | { type: "exit"; detail: string }) => void;
+
+export class PythonSandbox {
+  private readonly waiters: Waiter[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private exited = false;
+  private exitDetail = "";
+  private stderr = "";
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly options: SandboxOptions,
+  ) {
+    this.listen();
+  }
+
+  /**
+   * Starts a sandbox whose /sandbox is `folder.work`. Throws a `SandboxError` when this machine
+   * cannot confine it (missing programs, user namespaces not allowed, a mount refused).
+   */
+  static async start(folder: SandboxFolder, options: SandboxOptions): Promise<PythonSandbox> {
+    const command = await sandboxCommand(options);
+    const config = {
+      python: options.python,
+      root: folder.root,
+      work: folder.work,
+      memory_bytes: options.memoryMb * 1024 * 1024,
+      max_processes: options.maxProcesses,
+      max_file_bytes: options.maxFileMb * 1024 * 1024,
+      max_open_files: options.maxOpenFiles,
+      max_output_bytes: MAX_OUTPUT_BYTES,
+    };
+    const [program, ...args] = command.argv;
+    const child = spawn(program!, [...args, JSON.stringify(config), command.workerSource], {
+      // Requests on stdin, answers on fd 3; stdout stays unused; stderr carries setup failures.
+      stdio: ["pipe", "ignore", "pipe", "pipe"],
+      detached: true,
+      env: {},
+    });
+    const sandbox = new PythonSandbox(child, options);
+    const ready = await sandbox.next(options.startupSeconds * 1000);
+    if (ready.type !== "ready") {
+      await sandbox.close();
+      throw sandbox.startFailure(ready);
+    }
+    return sandbox;
+  }
+
+  /** Whether the sandbox process is still running. */
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** Runs `code`; resolves with its result, never rejects. A cancelled `signal` closes the sandbox. */
+  run(code: string, options: { signal?: AbortSignal } = {}): Promise<RunResult> {
+    const result = this.queue.then(() => this.runNow(code, options.signal));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Kills the sandbox and every process in it; resolves once it has exited. */
+  async close(): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    try {
+      // The group holds setpriv/unshare; unshare's death kills the namespace's PID 1, and with it
+      // every process of the namespace.
+      process.kill(-this.child.pid!, "SIGKILL");
+    } catch {
+      this.child.kill("SIGKILL");
+    }
+    await exited;
+  }
+
+  private async runNow(code: string, signal: AbortSignal | undefined): Promise<RunResult> {
+    const start = performance.now();
+    const ms = () => Math.round(performance.now() - start);
+    if (this.exited) return { type: "crashed", detail: this.exitDetail, ms: 0 };
+    if (signal?.aborted) {
+      await this.close();
+      return { type: "crashed", detail: "the call was cancelled", ms: 0 };
+    }
+    const timeoutMs = this.options.timeoutSeconds * 1000 + GRACE_MS;
+    const onAbort = () => void this.close();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const request = { code, seconds: this.options.timeoutSeconds };
+      (this.child.stdin as Writable).write(`${JSON.stringify(request)}\n`);
+      const answer = await this.next(timeoutMs);
+      switch (answer.type) {
+        case "ok":
+          return { type: "ok", output: answer.output, outputBytes: answer.output_bytes, ms: ms() };
+        case "error":
+          return {
+            type: "error",
+            output: answer.output,
+            outputBytes: answer.output_bytes,
+            error: answer.error,
+            traceback: answer.traceback,
+            limit: answer.limit,
+            ms: ms(),
+          };
+        case "timeout":
+          await this.close();
+          return { type: "timeout", timeoutSeconds: this.options.timeoutSeconds, ms: ms() };
+        case "exit":
+          return {
+            type: "crashed",
+            detail: signal?.aborted ? "the call was cancelled" : answer.detail,
+            ms: ms(),
+          };
+        case "worker_error":
+          await this.close();
+          return { type: "crashed", detail: `the sandbox's worker failed: ${answer.error}`, ms: ms() };
+        default:
+          // A second "ready": the worker restarted behind our back, losing its state.
+          await this.close();
+          return { type: "crashed", detail: "the sandbox answered out of turn", ms: ms() };
+      }
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** The next line from the worker, or why none came (exit, or `timeoutMs` passed). */
+  private next(
+    timeoutMs: number,
+  ): Promise<WorkerAnswer | { type: "exit"; detail: string } | { type: "timeout" }> {
+    if (this.exited) return Promise.resolve({ type: "exit", detail: this.exitDetail });
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        resolve({ type: "timeout" });
+      }, timeoutMs);
+      const waiter: Waiter = (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  private listen(): void {
+    let buffered = "";
+    (this.child.stdio[3] as Readable).on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        const parsed = WorkerAnswerSchema.safeParse(safeJson(line));
+        const answer: WorkerAnswer = parsed.success
+          ? parsed.data
+          : { type: "worker_error", error: `unreadable answer from the sandbox: ${line.slice(0, 200)}` };
+        this.waiters.shift()?.(answer);
+      }
+    });
+    (this.child.stderr as Readable).on("data", (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString("utf8")).slice(-4000);
+    });
+    this.child.stdin?.on("error", () => undefined);
+    this.child.on("error", (error) => this.onExit(`could not start ${error.message}`));
+    this.child.on("exit", (code, signal) => {
+      this.onExit(signal ? `the sandbox was killed (${signal})` : `the sandbox exited with status ${code}`);
+    });
+  }
+
+  private onExit(detail: string): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.exitDetail = detail;
+    for (const waiter of this.waiters.splice(0)) waiter({ type: "exit", detail });
+  }
+
+  /** A SandboxError saying why the sandbox did not become ready, from the launcher's own words. */
+  private startFailure(outcome: { type: string; detail?: string; error?: string }): SandboxError {
+    const said = this.stderr.trim().split("\n").filter(Boolean).at(-1) ?? "";
+    if (/^unshare: .*(Operation not permitted|Permission denied|No space left|Invalid argument)/.test(said)) {
+      return new SandboxError(
+        `the Python sandbox could not create its namespaces (${said}): this machine does not let unprivileged users create user namespaces; allow them (sysctl user.max_user_namespaces=10000, and on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0) or run on another machine`,
+      );
+    }
+    if (said.startsWith("vf-sandbox:")) {
+      return new SandboxError(
+        `the Python sandbox could not confine Python (${said.slice("vf-sandbox: ".length)}): check that user namespaces may mount here, or run on another machine`,
+      );
+    }
+    const why =
+      outcome.type === "timeout"
+        ? `it was not ready after ${this.options.startupSeconds} s`
+        : (outcome.error ?? outcome.detail ?? outcome.type);
+    return new SandboxError(
+      `the Python sandbox did not start: ${why}${said ? ` (${said})` : ""}: check the python, unshare and setpriv paths, or raise startupSeconds on a slow machine`,
+    );
+  }
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
