@@ -1,11 +1,12 @@
 /**
  * One confined Python process (a persistent REPL) for one rollout. `start` launches it inside Linux
  * namespaces with a private read-only root, resource limits and no capabilities (see launcher.py),
- * and waits until it is ready; `run` sends code and waits for its answer, killing the whole sandbox
- * when a call outlives its wall time; `close` kills it. Calls run one at a time, in order.
+ * and waits until it is ready; `run` sends code and waits for its answer (the worker stops code at
+ * the call's time limit; the host kills the whole sandbox when the code does not stop); `close`
+ * kills it. Calls run one at a time, in order.
  *
  * @example
- * const folder = await createSandboxFolder({ sandboxUid: 65534 });
+ * const folder = createSandboxFolder({ sandboxUid: 65534 });
  * const sandbox = await PythonSandbox.start(folder, SandboxOptions.parse({}));
  * await sandbox.run("x = 6 * 7\nx"); // { type: "ok", output: "42\n", ... }
  * await sandbox.close();
@@ -19,7 +20,7 @@ import { sandboxCommand } from "./sandbox-command.ts";
 import type { SandboxFolder } from "./sandbox-folder.ts";
 import type { SandboxOptions } from "./sandbox-options.ts";
 
-/** Extra wall time past a call's limit before the host kills the sandbox, for the worker's own timer to stop the code first. */
+/** Wall time past a call's limit before the host kills the sandbox: the worker's timer goes first. */
 const GRACE_MS = 1500;
 /** Output bytes the worker reads back per call. */
 const MAX_OUTPUT_BYTES = 64 * 1024;
@@ -86,7 +87,8 @@ export class PythonSandbox {
 
   /** Kills the sandbox and every process in it; resolves once it has exited. */
   async close(): Promise<void> {
-    if (this.exited) return;
+    // A process that never spawned has no pid, and emits no exit.
+    if (this.exited || this.child.pid === undefined) return;
     const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
     try {
       // The group holds setpriv/unshare; unshare's death kills the namespace's PID 1, and with it
