@@ -162,7 +162,7 @@ describe("vf env install → vf eval --push", () => {
     });
 
     // Pushing the saved run again finds the same report and sends nothing.
-    const runs = join(outside, "outputs", "evals", "capitals--scripted");
+    const runs = join(outside, "outputs", "evals", "admin--capitals--scripted");
     const runDir = join(runs, readdirSync(runs)[0]!);
     const again = json(await vf(["eval", "push", runDir, "--json"], { cwd: outside }));
     expect(again).toMatchObject({ report: { id: reports.items[0]!.id }, sent: 0 });

@@ -16,6 +16,8 @@ export interface FoundEnvironment {
   /** Folder of the package. */
   dir: string;
   packageJson: EnvPackageJson;
+  /** `owner/name` when it was found as a Hub package. */
+  hubId?: string;
 }
 
 export interface FindOptions {
@@ -51,7 +53,8 @@ export function findEnvironment(id: string, options: FindOptions = {}): FoundEnv
       const dir = join(root, candidate);
       if (!existsSync(join(dir, "package.json"))) continue;
       const packageJson = readManifest(dir);
-      if (owner || packageJson.vf.id === name) return { dir, packageJson };
+      if (owner) return { dir, packageJson, hubId: `${owner}/${name}` };
+      if (packageJson.vf.id === name) return { dir, packageJson };
     }
   }
   const known = listEnvironments({ cwd }).map((e) => e.packageJson.vf.id);

@@ -61,6 +61,14 @@ describe("loadEnvironmentById", () => {
     );
   });
 
+  it("keeps the owner in the id of an installed Hub package", async () => {
+    await mkdir(join(project, "node_modules", "@someone"), { recursive: true });
+    await symlink(echoEnv, join(project, "node_modules", "@someone", "echo-env"));
+    const loaded = await loadEnvironmentById("someone/echo-env@1.2.3", { cwd: project });
+    expect(loaded.id).toBe("someone/echo-env");
+    expect(loaded.env.envId).toBe("someone/echo-env");
+  });
+
   it("says to install a Hub id that is not installed", async () => {
     await expect(loadEnvironmentById("someone/thing@1.0.0", { cwd: project })).rejects.toThrow(
       /run vf env install someone\/thing@1.0.0/,

@@ -49,9 +49,11 @@ export async function loadEnvironmentById(id: string, options: LoadOptions = {})
     if (error instanceof EnvArgsError) throw new EnvArgsError(found.packageJson.vf.id, error.issues);
     throw error;
   }
-  env.envId = found.packageJson.vf.id;
+  // A Hub package keeps its owner in the id, so saved runs and reports name the exact environment.
+  const envId = found.hubId ?? found.packageJson.vf.id;
+  env.envId = envId;
   env.envArgs = args;
-  return { env, id: found.packageJson.vf.id, dir: found.dir, packageJson: found.packageJson };
+  return { env, id: envId, dir: found.dir, packageJson: found.packageJson };
 }
 
 /** The module exporting `loadEnvironment`: `vf.entry`, else the package's main export. */

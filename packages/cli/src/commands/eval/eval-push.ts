@@ -139,9 +139,9 @@ async function pinnedTarget(
 }
 
 /**
- * The package an environment id names here, or null. A saved run records the package's own id
- * (`capitals`), which does not name a Hub install (`@ada/capitals`): such an id is matched among
- * the installed packages, when exactly one has it.
+ * The package an environment id names here, or null. Runs of Hub packages record `owner/name`;
+ * a run of a local package records its bare id (`capitals`), matched among the installed packages
+ * when exactly one has it.
  */
 function locate(envId: string): FoundEnvironment | null {
   try {
