@@ -2,29 +2,15 @@
 // by its bare name. Replaying the reference conversations scores 1; a model that never lists scores 0.
 import { fileURLToPath } from "node:url";
 import { runVf } from "@vf/cli/testing";
-import { contentText, type Messages } from "@vf/core";
-import { byPrompt, fixedReply, type ReplyFn, startScriptedServer } from "@vf/core/testing";
+import { fixedReply, type ReplyFn, referenceReplies, startScriptedServer } from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
-/** The user turns of a conversation so far, as one key. */
-const userTurns = (messages: Messages) =>
-  JSON.stringify(messages.filter((m) => m.role === "user").map((m) => contentText(m.content)));
-
-/** Answers each turn of each conversation with its reference reply. */
+/** Answers every turn of every eval row with its reference completion. */
 async function referenceModel(): Promise<ReplyFn> {
-  const env = await loadEnvironment({});
-  const replies = new Map<string, string>();
-  for (const input of (await env.inputs({ split: "eval" })).inputs) {
-    const conversation = [...input.prompt];
-    for (const message of env.referenceCompletion(input)) {
-      if (message.role === "assistant") replies.set(userTurns(conversation), contentText(message.content));
-      conversation.push(message);
-    }
-  }
-  return byPrompt((messages) => replies.get(userTurns(messages)) ?? "unknown conversation");
+  return referenceReplies(await loadEnvironment({}));
 }
 
 async function evalWith(reply: ReplyFn) {

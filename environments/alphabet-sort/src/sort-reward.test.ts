@@ -1,6 +1,6 @@
 import type { Messages } from "@vf/core";
+import { lcsRatio } from "@vf/core";
 import { describe, expect, it } from "vitest";
-import { lcsRatio } from "./lcs-ratio.ts";
 import { exactTurns, listSimilarities, sortReward, turnScore } from "./sort-reward.ts";
 import { formatList } from "./sort-task.ts";
 

@@ -7,8 +7,7 @@
  * then counts), so trying many answers does not pay. Similarity is the LCS ratio, where verifiers
  * uses difflib's ratio, which approximates it from below.
  */
-import { assistantMessages, contentText, type Messages } from "@vf/core";
-import { lcsRatio } from "./lcs-ratio.ts";
+import { assistantMessages, contentText, lcsRatio, type Messages } from "@vf/core";
 import { TAG } from "./sort-task.ts";
 
 /** How per-turn similarities become the reward. */

@@ -3,44 +3,15 @@
 // then the worked solution) scores 1; a model that never answers scores 0.
 import { fileURLToPath } from "node:url";
 import { runVf } from "@vf/cli/testing";
-import { contentText, type Messages } from "@vf/core";
-import {
-  byPrompt,
-  fixedReply,
-  lastUserText,
-  type ReplyFn,
-  type ScriptedReply,
-  startScriptedServer,
-} from "@vf/core/testing";
+import { fixedReply, type ReplyFn, referenceReplies, startScriptedServer } from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
-/** Answers each turn of each question with the reference conversation's next assistant message. */
+/** Answers every turn of every eval row with its reference completion. */
 async function referenceModel(): Promise<ReplyFn> {
-  const env = await loadEnvironment({ numEval: 10 });
-  const { inputs } = await env.inputs({ split: "eval" });
-  const references = new Map(
-    inputs.map((input) => [
-      lastUserText(input.prompt),
-      env.referenceCompletion(input).filter((m) => m.role === "assistant"),
-    ]),
-  );
-  return byPrompt((messages: Messages): ScriptedReply => {
-    const turn = messages.filter((m) => m.role === "assistant").length;
-    const message = references.get(lastUserText(messages))?.[turn];
-    if (!message) return { type: "message", content: "unknown question" };
-    return {
-      type: "message",
-      content: message.content === null ? null : contentText(message.content),
-      toolCalls: message.tool_calls?.map((c) => ({
-        id: c.id,
-        name: c.function.name,
-        arguments: c.function.arguments,
-      })),
-    };
-  });
+  return referenceReplies(await loadEnvironment({ numEval: 10 }));
 }
 
 async function evalWith(reply: ReplyFn) {

@@ -2,24 +2,15 @@
 // bare name. A model that replays the reference solutions scores 1; one that never answers scores 0.
 import { fileURLToPath } from "node:url";
 import { runVf } from "@vf/cli/testing";
-import { contentText, type Messages } from "@vf/core";
-import { byPrompt, fixedReply, lastUserText, type ReplyFn, startScriptedServer } from "@vf/core/testing";
+import { fixedReply, type ReplyFn, referenceReplies, startScriptedServer } from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
-/** Answers each question with its row's reference completion. */
+/** Answers every turn of every eval row with its reference completion. */
 async function referenceModel(): Promise<ReplyFn> {
-  const env = await loadEnvironment({});
-  const { inputs } = await env.inputs({ split: "eval" });
-  const references = new Map(
-    inputs.map((input) => [lastUserText(input.prompt), env.referenceCompletion(input)] as const),
-  );
-  return byPrompt((messages: Messages) => {
-    const [answer] = references.get(lastUserText(messages)) ?? [];
-    return answer ? contentText(answer.content) : "unknown question";
-  });
+  return referenceReplies(await loadEnvironment({}));
 }
 
 async function evalWith(reply: ReplyFn) {

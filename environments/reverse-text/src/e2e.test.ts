@@ -3,24 +3,22 @@
 // unreversed into the tags something in between.
 import { fileURLToPath } from "node:url";
 import { runVf } from "@vf/cli/testing";
-import { contentText } from "@vf/core";
-import { byPrompt, fixedReply, lastUserText, type ReplyFn, startScriptedServer } from "@vf/core/testing";
+import {
+  byPrompt,
+  fixedReply,
+  lastUserText,
+  type ReplyFn,
+  referenceReplies,
+  startScriptedServer,
+} from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
-/** Answers each passage with its row's reference completion. */
+/** Answers every turn of every eval row with its reference completion. */
 async function referenceModel(): Promise<ReplyFn> {
-  const env = await loadEnvironment({});
-  const { inputs } = await env.inputs({ split: "eval" });
-  const references = new Map(
-    inputs.map((input) => [lastUserText(input.prompt), env.referenceCompletion(input)] as const),
-  );
-  return byPrompt((messages) => {
-    const [answer] = references.get(lastUserText(messages)) ?? [];
-    return answer ? contentText(answer.content) : "unknown passage";
-  });
+  return referenceReplies(await loadEnvironment({}));
 }
 
 async function evalWith(reply: ReplyFn) {

@@ -8,16 +8,15 @@ import {
   Dataset,
   defineEnvironment,
   EnvArgsError,
+  lcsRatio,
   type RewardContext,
   Rubric,
   SingleTurnEnv,
   XMLParser,
 } from "@vf/core";
 import { z } from "zod";
-import { lcsRatio } from "./lcs-ratio.ts";
 import { loadPassages } from "./passages.ts";
 
-export { lcsRatio } from "./lcs-ratio.ts";
 export { cutPassages, type LengthRange, loadPassages } from "./passages.ts";
 
 /** Reads the answer from `<reversed_text>...</reversed_text>` (the last one of the last reply that has one). */

@@ -86,3 +86,4 @@ export {
 export { RubricGroup } from "./rubrics/rubric-group.ts";
 export { type Score, Scorer } from "./rubrics/scorer.ts";
 export * from "./tools/tool.ts";
+export { lcsRatio } from "./rubrics/lcs-ratio.ts";

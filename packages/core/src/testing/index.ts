@@ -1,5 +1,6 @@
 /** @vf/core/testing: a scripted OpenAI-compatible server and reply scripts, for offline tests. */
 
+export { type ReferenceRepliesOptions, referenceReplies } from "./reference-replies.ts";
 export {
   byPrompt,
   echoLastUser,
