@@ -32,7 +32,7 @@ export const BASE_CONFIG = {
   nLayers: 2,
   nHeads: 4,
   dFF: 256,
-  maxSeqLen: 512,
+  maxSeqLen: 1024,
 };
 
 /** Every choice that shapes the model; change one and the model changes. */
@@ -43,10 +43,12 @@ const RECIPE = {
   batchSize: 32,
   learningRate: 3e-3,
   warmupSteps: 50,
+  /** Constant after warmup: the model after N steps is the same whatever the run's length. */
+  schedule: "constant" as const,
   weightDecay: 0.01,
   gradClipNorm: 1,
   /** Rows of each source: environments' training rows, and synthetic arithmetic problems. */
-  rows: { "reverse-text": 7000, "alphabet-sort": 2000, arithmetic: 2000 },
+  rows: { "reverse-text": 7000, "alphabet-sort": 1500, arithmetic: 1500 },
 };
 
 const { values } = parseArgs({
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     out: { type: "string", default: BASE_MODEL_DIR },
     work: { type: "string", default: "outputs/base-model" },
     threads: { type: "string", default: "2" },
+    "save-every": { type: "string", default: "100" },
   },
 });
 const steps = values.steps ? Number(values.steps) : RECIPE.steps;
@@ -125,7 +128,7 @@ async function environmentRows(id: string, count: number): Promise<ChatMessageIn
     console.log(`${id}: not installed, skipped`);
     return [];
   }
-  const args = id === "reverse-text" ? { numTrain: count } : {};
+  const args = { numTrain: count }; // both environments take numTrain; the rest stays at their defaults
   // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
   const { env } = (await loadEnvironmentById(id, { args })) as { env: Environment<any> };
   const { inputs } = await env.inputs({ split: "train", numExamples: count });
@@ -168,10 +171,11 @@ const result = await runSft({
     batchSize: RECIPE.batchSize,
     learningRate: RECIPE.learningRate,
     warmupSteps: RECIPE.warmupSteps,
+    schedule: RECIPE.schedule,
     weightDecay: RECIPE.weightDecay,
     gradClipNorm: RECIPE.gradClipNorm,
     seed: RECIPE.dataSeed,
-    saveEvery: 100,
+    saveEvery: Number(values["save-every"]),
     outputDir: values.work,
   },
   onStep: (p) => {

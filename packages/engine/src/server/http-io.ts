@@ -17,11 +17,13 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
+  // past the limit the rest is read and dropped, not left unread: leaving the loop early would
+  // destroy the socket, and the client would see a reset instead of the 413
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
+    if (size <= maxBytes) chunks.push(chunk);
   }
+  if (size > maxBytes) throw tooLarge();
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") throw badRequest("the request body is empty: send a JSON object");
   try {

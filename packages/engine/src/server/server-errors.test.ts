@@ -101,6 +101,18 @@ describe("the engine server's answers to bad requests", () => {
     });
     expect(big.status).toBe(413);
     expect(big.error.message).toContain("larger than this server's limit");
+    // the same without a content-length: a streamed body is cut off as it arrives
+    const streamed = await raw("/chat/completions", {
+      method: "POST",
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode("z".repeat(10_000)));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
     await stillServes();
   });
 
