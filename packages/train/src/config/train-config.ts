@@ -132,6 +132,8 @@ export const EvalConfig = z
     num_examples: z.number().int().positive().default(32),
     /** Rollouts per row (default 1). */
     rollouts_per_example: z.number().int().positive().default(1),
+    /** Sampling args of evaluations that differ from [sampling], e.g. temperature (default none). */
+    sampling: SamplingConfig.partial().default({}),
   })
   .strict();
 export type EvalConfig = z.infer<typeof EvalConfig>;

@@ -1,7 +1,8 @@
 /**
  * Evaluation while training: each environment's eval split (its first `num_examples` rows, the same
  * rows every time) against the policy the inference server holds, with the training sampling args
- * and a seed fixed per policy version, so a resumed run's evaluations repeat the unbroken run's.
+ * (overridden by [eval.sampling]) and a seed fixed per policy version, so a resumed run's
+ * evaluations repeat the unbroken run's.
  */
 import { evaluate, type SamplingArgs } from "@vf/core";
 import type { EvalConfig } from "../config/train-config.ts";
@@ -31,7 +32,7 @@ export async function evaluatePolicy(options: EvaluatePolicyOptions): Promise<Ev
     const result = await evaluate(env, {
       clients: options.client.forGroup(mixSeed(options.seed, 0xe7a1, index, options.version)),
       model: options.model,
-      sampling: options.sampling,
+      sampling: { ...options.sampling, ...options.eval.sampling },
       numExamples: options.eval.num_examples,
       rolloutsPerExample: options.eval.rollouts_per_example,
       maxConcurrent: options.maxConcurrent,

@@ -15,6 +15,7 @@ import type { InferenceEndpoint } from "../inference/inference-endpoint.ts";
 import { type CollectedBatch, collectBatch, type TrainEnv } from "../rollouts/collect-batch.ts";
 import type { PolicyClient } from "../rollouts/policy-client.ts";
 import type { PromptSource, PromptSourceState } from "../rollouts/prompt-source.ts";
+import { withScopedSignal } from "../rollouts/scoped-signal.ts";
 import { evaluatePolicy } from "./evaluate-policy.ts";
 import type { BatchQueue, PolicyVersions } from "./handoff.ts";
 import type { EvalRow } from "./metrics-row.ts";
@@ -64,7 +65,7 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
     const updateWeightsMs = await loadPolicy(side, need);
     await evaluateIfDue(side, need);
     if (side.signal.aborted) return;
-    const batch = await withChildSignal(side.signal, (signal) =>
+    const batch = await withScopedSignal(side.signal, (signal) =>
       collectBatch({
         envs_E: side.envs_E,
         source: side.source,
@@ -111,7 +112,7 @@ export async function evaluateIfDue(side: SamplerSide, version: number): Promise
   const config = side.config;
   const evalConfig = config.eval;
   if (evalConfig === undefined || !evalDue(config, version) || side.evaluated.has(version)) return;
-  const rows = await withChildSignal(side.signal, (signal) =>
+  const rows = await withScopedSignal(side.signal, (signal) =>
     evaluatePolicy({
       envs_E: side.envs_E,
       client: side.client,
@@ -127,24 +128,4 @@ export async function evaluateIfDue(side: SamplerSide, version: number): Promise
   if (rows.length < side.envs_E.length) return; // cancelled part way: not counted as done
   side.evaluated.add(version);
   for (const row of rows) await side.onEval(row);
-}
-
-/**
- * Runs `work` with a signal that follows `parent` only while it runs: the calls below add an abort
- * listener to the signal they are given and never remove it, which on the run's one long-lived
- * signal would pile up one listener per batch.
- */
-async function withChildSignal<T>(
-  parent: AbortSignal,
-  work: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const child = new AbortController();
-  const abort = (): void => child.abort(parent.reason);
-  if (parent.aborted) abort();
-  else parent.addEventListener("abort", abort, { once: true });
-  try {
-    return await work(child.signal);
-  } finally {
-    parent.removeEventListener("abort", abort);
-  }
 }
