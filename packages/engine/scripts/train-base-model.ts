@@ -39,7 +39,7 @@ export const BASE_CONFIG = {
 const RECIPE = {
   initSeed: 0,
   dataSeed: 0,
-  steps: 700,
+  steps: 1400,
   batchSize: 32,
   learningRate: 3e-3,
   warmupSteps: 50,
