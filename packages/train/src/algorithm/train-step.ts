@@ -8,6 +8,7 @@
  * turns the sum of the calls' means into the batch mean, as the policy-gradient losses are linear
  * in the advantage. Entropy, mismatch KL and the masked share are averaged with the same weights.
  */
+import { UserError } from "@vf/core";
 import type { AdamParamsInput, BatchItem, LossInput, Trainer } from "@vf/engine";
 
 /** What a step reports. */
@@ -47,6 +48,12 @@ export async function trainStep(
   options: TrainStepOptions,
 ): Promise<StepTrainResult> {
   const N = items_B_D.reduce((n, items) => n + items.reduce((m, item) => m + sampled(item), 0), 0);
+  if (N === 0) {
+    // an optimizer step on a zero gradient would still move the weights (Adam's momentum)
+    throw new UserError(
+      "the batch has no sampled tokens to train on (every rollout's completion is empty): check that the environment lets the model answer",
+    );
+  }
   const totals = { loss: 0, entropy: 0, mismatchKl: 0, maskedShare: 0 };
   let microBatches = 0;
   const started = performance.now();

@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UserError } from "@vf/core";
+import { startEngineServer } from "@vf/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
-import { tinyRunConfig } from "../testing/index.ts";
+import { tinyRunConfig, writeTinyModel } from "../testing/index.ts";
 import { readMetrics } from "./metrics-log.ts";
 import type { MetricsRow, TrainRow } from "./metrics-row.ts";
 import { checkpointSteps } from "./run-checkpoint.ts";
@@ -98,6 +99,29 @@ describe("a training run", () => {
     const svg = await readFile(result.curve.svg, "utf8");
     expect(svg).toContain("train reward");
     expect(svg).toContain("eval vowels");
+  });
+
+  it("samples from an external inference server, loading each step's weights through POST /update_weights", async () => {
+    const loaded: string[] = [];
+    const server = await startEngineServer({
+      checkpoint: await writeTinyModel(join(root, "served"), 9),
+      modelName: "served",
+      log: (line) => loaded.push(line),
+    });
+    try {
+      const result = await runTraining({
+        config: config("external", { max_steps: 3, inference: { url: server.url } }),
+        log: quiet,
+      });
+      expect(result.steps).toBe(3);
+    } finally {
+      await server.close();
+    }
+    // policy 0 before the first batch, then each policy its batch is sampled with (one step behind)
+    expect(loaded.map((line) => line.replace(/ from .*\/weights\//, " "))).toEqual([
+      "loaded weights step_0",
+      "loaded weights step_1",
+    ]);
   });
 
   it("refuses to overwrite a run, and to resume one whose config changed what is trained", async () => {

@@ -7,6 +7,7 @@
  * and when the run ends or is interrupted; the reward curve at the end.
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { CancelledError } from "@vf/core";
 import { type LrSchedule, learningRateAt, type Trainer } from "@vf/engine";
 import { stringify as stringifyToml } from "smol-toml";
@@ -75,7 +76,8 @@ export interface RunTrainingResult {
 export async function runTraining(options: RunTrainingOptions): Promise<RunTrainingResult> {
   const { config } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const layout = new RunLayout(config.output_dir);
+  // absolute, as folders are named to the inference server and a remote trainer
+  const layout = new RunLayout(resolve(config.output_dir));
   const attemptStarted = Date.now();
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
