@@ -1,9 +1,9 @@
 /**
- * metrics.jsonl: rows appended one line at a time, read back leniently (a run killed mid-write
- * leaves at most a partial last line, which is skipped), and cut back to a checkpoint's length on
- * resume so that every step appears once.
+ * metrics.jsonl: rows appended one line at a time, and read back leniently (a run killed mid-write
+ * leaves at most a partial last line, which is skipped). Each checkpoint keeps a copy, which a
+ * resumed run starts from, so every step appears once.
  */
-import { appendFile, readFile, stat, truncate } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
 import { MetricsRow } from "./metrics-row.ts";
 
 /** Appends rows to a metrics file. */
@@ -22,22 +22,6 @@ export class MetricsLog {
   /** Resolves when every row appended so far is on disk. */
   flush(): Promise<void> {
     return this.writes;
-  }
-
-  /** The file's length in bytes (0 when it does not exist), after pending writes. */
-  async size(): Promise<number> {
-    await this.flush();
-    return stat(this.path).then(
-      (s) => s.size,
-      () => 0,
-    );
-  }
-
-  /** Cuts the file back to `bytes` (what it held when a checkpoint was taken). */
-  async truncateTo(bytes: number): Promise<void> {
-    await this.flush();
-    const size = await this.size();
-    if (size > bytes) await truncate(this.path, bytes);
   }
 }
 

@@ -1,19 +1,25 @@
 /**
  * `--resume`: finds the newest checkpoint of a run folder, checks that the config still describes
  * the same run, and puts everything back as it was after that step: the trainer's state, the
- * policies of the batches already due, metrics.jsonl cut back to that step, the data order.
+ * policies of the batches already due, metrics.jsonl as it was at that step, the data order.
  * Without `--resume`, a folder that already holds a run is refused rather than overwritten.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "@vf/core";
 import type { Trainer } from "@vf/engine";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { PromptSourceState } from "../rollouts/prompt-source.ts";
 import { linkOrCopy } from "./link-or-copy.ts";
-import { type MetricsLog, readMetrics } from "./metrics-log.ts";
-import { type FoundCheckpoint, latestCheckpoint, policyDir, trainerStateDir } from "./run-checkpoint.ts";
+import { readMetrics } from "./metrics-log.ts";
+import {
+  type FoundCheckpoint,
+  latestCheckpoint,
+  METRICS_FILE,
+  policyDir,
+  trainerStateDir,
+} from "./run-checkpoint.ts";
 import type { RunLayout } from "./run-layout.ts";
 
 /** Keys that may change between attempts of one run; every other key must stay as it was. */
@@ -82,7 +88,6 @@ export async function restoreRun(
   found: FoundCheckpoint,
   layout: RunLayout,
   trainer: Trainer,
-  metrics: MetricsLog,
 ): Promise<RestoredRun> {
   const { progress } = found;
   await trainer.loadState(trainerStateDir(found.dir));
@@ -94,7 +99,9 @@ export async function restoreRun(
     for (const file of await readdir(from)) await linkOrCopy(join(from, file), join(to, file));
   }
   await trainer.saveWeights(layout.weights(progress.step));
-  await metrics.truncateTo(progress.metrics_bytes);
+  const savedMetrics = join(found.dir, METRICS_FILE);
+  if (existsSync(savedMetrics)) await copyFile(savedMetrics, layout.metricsFile);
+  else await rm(layout.metricsFile, { force: true });
   const { rows } = existsSync(layout.metricsFile) ? await readMetrics(layout.metricsFile) : { rows: [] };
   const evaluated = new Set(rows.filter((r) => r.kind === "eval").map((r) => r.step));
   return { step: progress.step, source: progress.source, evaluated, elapsedMs: progress.elapsed_ms };

@@ -5,14 +5,16 @@
  *   policies/step_K the weights the batches already due were sampled with: with
  *                   max_async_level A, batches N .. N+A-1 come from the policies of steps
  *                   N-A .. N-1, and a resumed run samples them again from those very weights
+ *   metrics.jsonl   the run's metrics up to that step
  *   progress.json   the step, the data order (prompt source state, its generator included), the
- *                   length of metrics.jsonl at that step, the time spent so far, the config
+ *                   time spent so far, the config
  *
  * A checkpoint is built in a temporary folder and renamed into place, so a run killed at any
  * moment leaves either the whole checkpoint or none of it: a saved step is never lost. Weight
  * files are hard links when the file system allows (copies otherwise).
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CONFIG_FILE, type Trainer, WEIGHTS_FILE } from "@vf/engine";
 import { z } from "zod";
@@ -26,8 +28,6 @@ export const RunProgress = z.object({
   step: z.number().int().nonnegative(),
   /** The prompt source at the start of batch `step`. */
   source: PromptSourceState,
-  /** Length of metrics.jsonl in bytes when the checkpoint was taken. */
-  metrics_bytes: z.number().int().nonnegative(),
   /** Policy versions saved under policies/. */
   policies: z.array(z.number().int().nonnegative()),
   /** Training time so far, over every attempt. */
@@ -44,6 +44,9 @@ export interface FoundCheckpoint {
   progress: RunProgress;
 }
 
+/** The copy of metrics.jsonl in a checkpoint folder. */
+export const METRICS_FILE = "metrics.jsonl";
+
 /** The trainer-state folder of a checkpoint. */
 export function trainerStateDir(checkpointDir: string): string {
   return join(checkpointDir, "trainer");
@@ -57,6 +60,8 @@ export function policyDir(checkpointDir: string, version: number): string {
 /** Options of `saveRunCheckpoint`. */
 export interface SaveCheckpointOptions {
   layout: RunLayout;
+  /** metrics.jsonl, complete up to the step (flush pending rows first). */
+  metricsFile: string;
   trainer: Trainer;
   progress: RunProgress;
   /** Newest checkpoints to keep; older ones are deleted. */
@@ -77,6 +82,7 @@ export async function saveRunCheckpoint(options: SaveCheckpointOptions): Promise
     for (const file of [CONFIG_FILE, WEIGHTS_FILE])
       await linkOrCopy(join(layout.weights(version), file), join(to, file));
   }
+  if (existsSync(options.metricsFile)) await copyFile(options.metricsFile, join(tmp, METRICS_FILE));
   await writeFile(join(tmp, "progress.json"), `${JSON.stringify(progress, null, 2)}\n`);
   await rm(final, { recursive: true, force: true });
   await rename(tmp, final);

@@ -94,7 +94,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
   let inference: InferenceEndpoint | undefined;
   let sampling: Promise<void> = Promise.resolve();
   try {
-    const restored = found ? await restoreRun(found, layout, trainer, metrics) : undefined;
+    const restored = found ? await restoreRun(found, layout, trainer) : undefined;
     const start = restored?.step ?? 0;
     if (found) log(`resuming ${layout.dir} from ${found.dir} (step ${start} of ${config.max_steps})`);
     else await writeFile(layout.configFile, stringifyToml(config as unknown as Record<string, unknown>));
@@ -224,13 +224,19 @@ async function trainSteps(t: TrainerSide): Promise<{ steps: number; checkpoint: 
     const progress: RunProgress = {
       step: steps,
       source: sourceAtSteps,
-      metrics_bytes: await t.metrics.size(),
       policies: [...pending].sort((a, b) => a - b),
       elapsed_ms: t.elapsedBefore + (Date.now() - t.attemptStarted),
       config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
       saved_at: new Date().toISOString(),
     };
-    checkpoint = await saveRunCheckpoint({ layout, trainer, progress, keep: config.checkpoints.keep });
+    await t.metrics.flush();
+    checkpoint = await saveRunCheckpoint({
+      layout,
+      trainer,
+      progress,
+      metricsFile: layout.metricsFile,
+      keep: config.checkpoints.keep,
+    });
     checkpointedStep = steps;
     checkpointMs = performance.now() - started;
   };
