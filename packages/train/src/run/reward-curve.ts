@@ -11,9 +11,9 @@ import { readMetrics } from "./metrics-log.ts";
 import type { EvalRow, MetricsRow, TrainRow } from "./metrics-row.ts";
 import type { RunLayout } from "./run-layout.ts";
 
-const W = 760;
+const W = 820;
 const H = 420;
-const PAD = { left: 60, right: 170, top: 40, bottom: 50 };
+const PAD = { left: 60, right: 210, top: 40, bottom: 50 };
 const EVAL_COLOURS = ["#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"];
 
 /** Writes reward-curve.svg and reward-curve.html into the run folder; returns their paths. */
