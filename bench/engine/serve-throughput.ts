@@ -1,0 +1,78 @@
+/**
+ * Sampling throughput of `vf serve`, measured from another process as a client sees it: the server
+ * runs in a child process (the real `vf serve` command), and this process sends chat requests over
+ * HTTP, first one at a time (one stream), then 64 at once. Each request generates exactly
+ * `--tokens` tokens (ignore_eos), so the figures do not depend on what the model says. Not a test.
+ *
+ *   npx tsx bench/engine/serve-throughput.ts [--model DIR] [--tokens 128] [--concurrency 64]
+ */
+import { spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import { VF_BIN } from "@vf/cli/testing";
+import { BASE_MODEL_DIR } from "@vf/engine";
+
+const { values } = parseArgs({
+  options: {
+    model: { type: "string", default: BASE_MODEL_DIR },
+    tokens: { type: "string", default: "128" },
+    concurrency: { type: "string", default: "64" },
+  },
+});
+const maxTokens = Number(values.tokens);
+const concurrency = Number(values.concurrency);
+
+const server = spawn(process.execPath, [VF_BIN, "serve", "--model", values.model, "--port", "0"], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const url = await new Promise<string>((resolve, reject) => {
+  server.stdout.on("data", (chunk: Buffer) => {
+    const found = /http:\/\/\S+\/v1/.exec(chunk.toString())?.[0];
+    if (found) resolve(found);
+  });
+  server.on("exit", (code) => reject(new Error(`vf serve exited with ${code}`)));
+});
+
+let seed = 0;
+/** One chat request; resolves with the number of tokens generated. */
+async function request(): Promise<number> {
+  const response = await fetch(`${url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      model: "vf-builtin",
+      messages: [{ role: "user", content: "Reverse this text: the quick brown fox" }],
+      max_tokens: maxTokens,
+      ignore_eos: true,
+      seed: seed++,
+    }),
+  });
+  const body = (await response.json()) as { usage: { completion_tokens: number } };
+  return body.usage.completion_tokens;
+}
+
+/** Tokens per second over `rounds` rounds of `parallel` requests sent together. */
+async function measure(parallel: number, rounds: number): Promise<number> {
+  const started = performance.now();
+  let tokens = 0;
+  for (let r = 0; r < rounds; r++) {
+    const counts = await Promise.all(Array.from({ length: parallel }, () => request()));
+    tokens += counts.reduce((a, b) => a + b, 0);
+  }
+  return tokens / ((performance.now() - started) / 1000);
+}
+
+try {
+  await measure(8, 2); // warm up the JIT of both processes
+  const single = Math.max(await measure(1, 10), await measure(1, 10));
+  const many = Math.max(await measure(concurrency, 2), await measure(concurrency, 2));
+  console.log(
+    `vf serve --model ${values.model}: ${maxTokens} new tokens per request, client in another process`,
+  );
+  console.log(`1 stream        ${single.toFixed(0)} tokens/s (best of 2 runs of 10 requests)`);
+  console.log(
+    `${concurrency} concurrent   ${many.toFixed(0)} tokens/s (best of 2 runs of 2 x ${concurrency} requests)`,
+  );
+  console.log(`speed-up        ${(many / single).toFixed(2)}x`);
+} finally {
+  server.kill("SIGINT");
+}
