@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { OpenAIModelClient } from "@vf/core";
+import { ModelNotFoundError, OpenAIModelClient, OverlongPromptError } from "@vf/core";
 import {
   initParameters,
   parseModelConfig,
@@ -69,6 +69,18 @@ describe("vf serve", () => {
     expect(response.tokens!.completionLogprobs).toHaveLength(response.tokens!.completionIds.length);
     expect(response.usage.completionTokens).toBe(response.tokens!.completionIds.length);
     expect(running.stderr()).toContain(`serving "tiny" from ${checkpoint}`);
+  });
+
+  it("fails a prompt over the context and an unknown model with vf's typed errors", async () => {
+    const client = new OpenAIModelClient({ baseUrl: running.url, apiKey: "EMPTY", maxRetries: 0 });
+    const long = [{ role: "user" as const, content: "x".repeat(200) }];
+    await expect(client.chat({ model: "tiny", messages: long, sampling: {} })).rejects.toBeInstanceOf(
+      OverlongPromptError,
+    );
+    await expect(
+      client.chat({ model: "gpt-5", messages: [{ role: "user", content: "hi" }], sampling: {} }),
+    ).rejects.toBeInstanceOf(ModelNotFoundError);
+    await client.close();
   });
 
   it("stops cleanly on Ctrl-C", async () => {
