@@ -1,17 +1,16 @@
 /**
  * `vf train` as a function: the whole RL loop of a config, from the first step (or the newest
  * checkpoint with `resume`) to max_steps. The sampler side (sampler-side.ts) collects batches
- * while the trainer side below trains on them: forwardBackward and optimStep through the trainer
- * protocol, saveWeights, and the inference server loads them for the batches that follow.
+ * while the trainer side (trainer-side.ts) trains on them: forwardBackward and optimStep through
+ * the trainer protocol, saveWeights, and the inference server loads them for the batches that follow.
  * Each step goes to the console and to metrics.jsonl; checkpoints every checkpoints.interval steps
  * and when the run ends or is interrupted; the reward curve at the end.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CancelledError } from "@vf/core";
-import { type LrSchedule, learningRateAt, type Trainer } from "@vf/engine";
+import type { Trainer } from "@vf/engine";
 import { stringify as stringifyToml } from "smol-toml";
-import { trainStep } from "../algorithm/train-step.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import {
   connectInference,
@@ -19,14 +18,13 @@ import {
   startLocalInference,
 } from "../inference/inference-endpoint.ts";
 import { PolicyClient } from "../rollouts/policy-client.ts";
-import { PromptSource, type PromptSourceState } from "../rollouts/prompt-source.ts";
+import { PromptSource } from "../rollouts/prompt-source.ts";
 import { BatchQueue, PolicyVersions } from "./handoff.ts";
 import { MetricsLog } from "./metrics-log.ts";
 import type { MetricsRow } from "./metrics-row.ts";
 import { loadRunEnvironments, openTrainer } from "./open-run.ts";
 import { restoreRun, resumeProblems } from "./resume-run.ts";
 import { writeRewardCurve } from "./reward-curve.ts";
-import { type RunProgress, saveRunCheckpoint } from "./run-checkpoint.ts";
 import { RunLayout } from "./run-layout.ts";
 import {
   evalDue,
@@ -36,8 +34,8 @@ import {
   produceBatches,
   type SamplerSide,
 } from "./sampler-side.ts";
-import { formatEvalLine, formatStepLine } from "./step-line.ts";
-import { stepRow } from "./step-metrics.ts";
+import { formatEvalLine } from "./step-line.ts";
+import { trainSteps } from "./trainer-side.ts";
 
 /** Options of `runTraining`. */
 export interface RunTrainingOptions {
@@ -90,10 +88,12 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
   const metrics = new MetricsLog(layout.metricsFile);
   const { envs_E, rows_E, notices } = await loadRunEnvironments(config);
   for (const notice of notices) log(`note: ${notice}`);
-  const { trainer, description } = await openTrainer(config);
+  let trainer: Trainer | undefined;
   let inference: InferenceEndpoint | undefined;
   let sampling: Promise<void> = Promise.resolve();
   try {
+    const opened = await openTrainer(config);
+    trainer = opened.trainer;
     const restored = found ? await restoreRun(found, layout, trainer) : undefined;
     const start = restored?.step ?? 0;
     if (found) log(`resuming ${layout.dir} from ${found.dir} (step ${start} of ${config.max_steps})`);
@@ -109,7 +109,9 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
             apiKeyVar: config.inference.api_key_var,
           });
     const server = { version: config.inference.url === undefined ? firstPolicy : -1 };
-    log(`run folder ${layout.dir} | ${description} | inference at ${inference.baseUrl} (${inference.model})`);
+    log(
+      `run folder ${layout.dir} | ${opened.description} | inference at ${inference.baseUrl} (${inference.model})`,
+    );
 
     const versions = new PolicyVersions(start);
     const queue = new BatchQueue<ProducedBatch>();
@@ -185,114 +187,9 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
     stop.abort();
     await sampling; // never rejects: its errors went to the trainer side
     await inference?.close();
-    await trainer.close();
+    await trainer?.close();
     for (const { env } of envs_E) await env.teardown();
   }
-}
-
-/** What the trainer side works with. */
-interface TrainerSide {
-  config: ResolvedTrainConfig;
-  layout: RunLayout;
-  trainer: Trainer;
-  metrics: MetricsLog;
-  side: SamplerSide;
-  start: number;
-  elapsedBefore: number;
-  attemptStarted: number;
-  /** The prompt source at the start of batch `start`. */
-  initialSource: PromptSourceState;
-  writeRow: (row: MetricsRow) => Promise<void>;
-  log: (line: string) => void;
-}
-
-/** Trains steps start .. max_steps − 1 as their batches arrive; stops early with the sampler. */
-async function trainSteps(t: TrainerSide): Promise<{ steps: number; checkpoint: string | undefined }> {
-  const { config, layout, trainer } = t;
-  const A = config.max_async_level;
-  const schedule = lrSchedule(config);
-  let steps = t.start;
-  let sourceAtSteps = t.initialSource;
-  let checkpoint: string | undefined;
-  let checkpointedStep = t.start;
-  let checkpointMs = 0;
-  let stepStarted = performance.now();
-  const writeCheckpoint = async (): Promise<void> => {
-    const started = performance.now();
-    const pending = new Set<number>();
-    for (let b = steps; b < steps + A; b++) if (Math.max(0, b - A) < steps) pending.add(Math.max(0, b - A));
-    const progress: RunProgress = {
-      step: steps,
-      source: sourceAtSteps,
-      policies: [...pending].sort((a, b) => a - b),
-      elapsed_ms: t.elapsedBefore + (Date.now() - t.attemptStarted),
-      config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
-      saved_at: new Date().toISOString(),
-    };
-    await t.metrics.flush();
-    checkpoint = await saveRunCheckpoint({
-      layout,
-      trainer,
-      progress,
-      metricsFile: layout.metricsFile,
-      keep: config.checkpoints.keep,
-    });
-    checkpointedStep = steps;
-    checkpointMs = performance.now() - started;
-  };
-
-  while (steps < config.max_steps) {
-    const waitStarted = performance.now();
-    const produced = await t.side.queue.take();
-    if (produced === undefined) break;
-    const waitMs = performance.now() - waitStarted;
-    const result = await trainStep(
-      trainer,
-      produced.batch.groups_P.flatMap((g) => g.items_G_D),
-      {
-        microBatchSize: config.micro_batch_size,
-        loss: lossOf(config),
-        adam: {
-          learningRate: learningRateAt(schedule, steps),
-          beta1: config.optimizer.beta1,
-          beta2: config.optimizer.beta2,
-          weightDecay: config.optimizer.weight_decay,
-          gradClipNorm: config.optimizer.max_grad_norm,
-        },
-      },
-    );
-    const saveStarted = performance.now();
-    await trainer.saveWeights(layout.weights(steps + 1));
-    const saveMs = performance.now() - saveStarted;
-    steps += 1;
-    sourceAtSteps = produced.sourceAfter;
-    t.side.versions.publish(steps);
-    const row = stepRow(steps, produced.batch, result, t.side.envs_E, {
-      step: performance.now() - stepStarted,
-      wait_for_batch: waitMs,
-      generate: produced.batch.generationMs,
-      update_weights: produced.updateWeightsMs,
-      forward_backward: result.forwardBackwardMs,
-      optim: result.optimMs,
-      save_weights: saveMs,
-      checkpoint: checkpointMs,
-    });
-    await t.writeRow(row);
-    t.log(formatStepLine(row, config.max_steps));
-    checkpointMs = 0;
-    stepStarted = performance.now();
-    const interval = config.checkpoints.interval;
-    if ((interval > 0 && steps % interval === 0) || steps === config.max_steps) await writeCheckpoint();
-    await pruneWeights(layout, steps - A - 1);
-  }
-  if (steps > checkpointedStep) await writeCheckpoint(); // interrupted: keep every finished step
-  return { steps, checkpoint };
-}
-
-/** Deletes policy weights older than `before` (checkpoints hold their own links). */
-async function pruneWeights(layout: RunLayout, before: number): Promise<void> {
-  for (let v = before - 1; v >= Math.max(0, before - 4); v--)
-    await rm(layout.weights(v), { recursive: true, force: true });
 }
 
 /** The sampling args every rollout sends. */
@@ -306,29 +203,4 @@ function samplingArgs(config: ResolvedTrainConfig): Record<string, unknown> {
     min_p: s.min_p,
     repetition_penalty: s.repetition_penalty,
   };
-}
-
-function lossOf(config: ResolvedTrainConfig) {
-  const temperature = config.sampling.temperature;
-  return config.loss.type === "importance_sampling"
-    ? ({ type: "importance_sampling", temperature } as const)
-    : ({
-        type: "masked_importance_sampling",
-        maskLow: config.loss.mask_low,
-        maskHigh: config.loss.mask_high,
-        temperature,
-      } as const);
-}
-
-function lrSchedule(config: ResolvedTrainConfig): LrSchedule {
-  const o = config.optimizer;
-  return o.schedule === "cosine"
-    ? {
-        type: "cosine",
-        peakLr: o.learning_rate,
-        warmupSteps: o.warmup_steps,
-        totalSteps: config.max_steps,
-        minLr: o.min_learning_rate,
-      }
-    : { type: "constant", peakLr: o.learning_rate, warmupSteps: o.warmup_steps };
 }

@@ -1,0 +1,149 @@
+/**
+ * The trainer side of a run: takes each batch as the sampler side queues it, trains one step on it
+ * through the trainer protocol (forwardBackward on micro-batches, optimStep at the scheduled
+ * learning rate), saves the weights for the inference server, publishes the new policy version,
+ * writes the step's metrics row and console line, and checkpoints when due, and once more when the
+ * run stops early, so no finished step is lost.
+ */
+import { rm } from "node:fs/promises";
+import { type LossInput, type LrSchedule, learningRateAt, type Trainer } from "@vf/engine";
+import { trainStep } from "../algorithm/train-step.ts";
+import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import type { PromptSourceState } from "../rollouts/prompt-source.ts";
+import type { MetricsLog } from "./metrics-log.ts";
+import type { MetricsRow } from "./metrics-row.ts";
+import { type RunProgress, saveRunCheckpoint } from "./run-checkpoint.ts";
+import type { RunLayout } from "./run-layout.ts";
+import type { SamplerSide } from "./sampler-side.ts";
+import { formatStepLine } from "./step-line.ts";
+import { stepRow } from "./step-metrics.ts";
+
+/** What the trainer side works with. */
+export interface TrainerSide {
+  config: ResolvedTrainConfig;
+  layout: RunLayout;
+  trainer: Trainer;
+  metrics: MetricsLog;
+  side: SamplerSide;
+  start: number;
+  elapsedBefore: number;
+  attemptStarted: number;
+  /** The prompt source at the start of batch `start`. */
+  initialSource: PromptSourceState;
+  writeRow: (row: MetricsRow) => Promise<void>;
+  log: (line: string) => void;
+}
+
+/** Trains steps start .. max_steps − 1 as their batches arrive; stops early with the sampler. */
+export async function trainSteps(t: TrainerSide): Promise<{ steps: number; checkpoint: string | undefined }> {
+  const { config, layout, trainer } = t;
+  const A = config.max_async_level;
+  const schedule = lrSchedule(config);
+  let steps = t.start;
+  let sourceAtSteps = t.initialSource;
+  let checkpoint: string | undefined;
+  let checkpointedStep = t.start;
+  let checkpointMs = 0;
+  let stepStarted = performance.now();
+  const writeCheckpoint = async (): Promise<void> => {
+    const started = performance.now();
+    const pending = new Set<number>();
+    for (let b = steps; b < steps + A; b++) if (Math.max(0, b - A) < steps) pending.add(Math.max(0, b - A));
+    const progress: RunProgress = {
+      step: steps,
+      source: sourceAtSteps,
+      policies: [...pending].sort((a, b) => a - b),
+      elapsed_ms: t.elapsedBefore + (Date.now() - t.attemptStarted),
+      config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
+      saved_at: new Date().toISOString(),
+    };
+    await t.metrics.flush();
+    checkpoint = await saveRunCheckpoint({
+      layout,
+      trainer,
+      progress,
+      metricsFile: layout.metricsFile,
+      keep: config.checkpoints.keep,
+    });
+    checkpointedStep = steps;
+    checkpointMs = performance.now() - started;
+  };
+
+  while (steps < config.max_steps) {
+    const waitStarted = performance.now();
+    const produced = await t.side.queue.take();
+    if (produced === undefined) break;
+    const waitMs = performance.now() - waitStarted;
+    const result = await trainStep(
+      trainer,
+      produced.batch.groups_P.flatMap((g) => g.items_G_D),
+      {
+        microBatchSize: config.micro_batch_size,
+        loss: lossOf(config),
+        adam: {
+          learningRate: learningRateAt(schedule, steps),
+          beta1: config.optimizer.beta1,
+          beta2: config.optimizer.beta2,
+          weightDecay: config.optimizer.weight_decay,
+          gradClipNorm: config.optimizer.max_grad_norm,
+        },
+      },
+    );
+    const saveStarted = performance.now();
+    await trainer.saveWeights(layout.weights(steps + 1));
+    const saveMs = performance.now() - saveStarted;
+    steps += 1;
+    sourceAtSteps = produced.sourceAfter;
+    t.side.versions.publish(steps);
+    const row = stepRow(steps, produced.batch, result, t.side.envs_E, {
+      step: performance.now() - stepStarted,
+      wait_for_batch: waitMs,
+      generate: produced.batch.generationMs,
+      update_weights: produced.updateWeightsMs,
+      forward_backward: result.forwardBackwardMs,
+      optim: result.optimMs,
+      save_weights: saveMs,
+      checkpoint: checkpointMs,
+    });
+    await t.writeRow(row);
+    t.log(formatStepLine(row, config.max_steps));
+    checkpointMs = 0;
+    stepStarted = performance.now();
+    const interval = config.checkpoints.interval;
+    if ((interval > 0 && steps % interval === 0) || steps === config.max_steps) await writeCheckpoint();
+    await pruneWeights(layout, steps - A - 1);
+  }
+  if (steps > checkpointedStep) await writeCheckpoint(); // interrupted: keep every finished step
+  return { steps, checkpoint };
+}
+
+/** Deletes policy weights older than `before` (checkpoints hold their own links). */
+async function pruneWeights(layout: RunLayout, before: number): Promise<void> {
+  for (let v = before - 1; v >= Math.max(0, before - 4); v--)
+    await rm(layout.weights(v), { recursive: true, force: true });
+}
+
+function lossOf(config: ResolvedTrainConfig): LossInput {
+  const temperature = config.sampling.temperature;
+  return config.loss.type === "importance_sampling"
+    ? ({ type: "importance_sampling", temperature } as const)
+    : ({
+        type: "masked_importance_sampling",
+        maskLow: config.loss.mask_low,
+        maskHigh: config.loss.mask_high,
+        temperature,
+      } as const);
+}
+
+function lrSchedule(config: ResolvedTrainConfig): LrSchedule {
+  const o = config.optimizer;
+  return o.schedule === "cosine"
+    ? {
+        type: "cosine",
+        peakLr: o.learning_rate,
+        warmupSteps: o.warmup_steps,
+        totalSteps: config.max_steps,
+        minLr: o.min_learning_rate,
+      }
+    : { type: "constant", peakLr: o.learning_rate, warmupSteps: o.warmup_steps };
+}
