@@ -5,15 +5,18 @@
  */
 export class CancelScope {
   private readonly children = new Set<AbortController>();
+  private readonly onAbort: () => void;
 
   constructor(private readonly parent?: AbortSignal) {
-    parent?.addEventListener(
-      "abort",
-      () => {
-        for (const child of this.children) child.abort(parent.reason);
-      },
-      { once: true },
-    );
+    this.onAbort = () => {
+      for (const child of this.children) child.abort(parent?.reason);
+    };
+    parent?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  /** Stops listening to the parent: a long-lived signal passed to many runs keeps no listener per run. */
+  dispose(): void {
+    this.parent?.removeEventListener("abort", this.onAbort);
   }
 
   /** A signal that aborts with the parent; call `release` when the work is done. */

@@ -104,6 +104,7 @@ export async function generate<Data>(
   };
 
   const results = await Promise.allSettled(units.map(runUnit));
+  scope.dispose();
   for (const result of results) {
     if (result.status === "fulfilled") continue;
     if (result.reason instanceof CancelledError || options.signal?.aborted) cancelled = true;
