@@ -21,7 +21,6 @@ import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-f
 import { rolloutItems } from "../algorithm/training-items.ts";
 import { mixSeed, type PolicyClient } from "./policy-client.ts";
 import type { PromptSource } from "./prompt-source.ts";
-import { withScopedSignal } from "./scoped-signal.ts";
 
 /** One group that made it into the batch. */
 export interface TrainGroup {
@@ -192,27 +191,25 @@ async function runRound(
         options.client.forGroup(mixSeed(options.seed, options.batchIndex, drawOffset + draw)),
       );
       const share = Math.max(r, Math.floor((options.maxConcurrent * slots.length) / draws));
-      await withScopedSignal(options.signal, (signal) =>
-        generate(env, inputs, {
-          clients,
-          model: options.model,
-          sampling: options.sampling,
-          maxConcurrent: envCount === 1 ? options.maxConcurrent : share,
-          maxRetries: 2,
-          retryDelayMs: (attempt) => 250 * attempt,
-          ...(signal ? { signal } : {}),
-          onGroup: (records, states) => {
-            const draw = records[0]!.example_id;
-            const realId = prompts[draw]!.input.exampleId;
-            results[draw] = {
-              envIndex,
-              records_G: records.map((record) => ({ ...record, example_id: realId })),
-              versions_G: states.map((state) => oldestVersion(state, options.client)),
-              errored: states.some((state) => state.retryable),
-            };
-          },
-        }),
-      );
+      await generate(env, inputs, {
+        clients,
+        model: options.model,
+        sampling: options.sampling,
+        maxConcurrent: envCount === 1 ? options.maxConcurrent : share,
+        maxRetries: 2,
+        retryDelayMs: (attempt) => 250 * attempt,
+        ...(options.signal ? { signal: options.signal } : {}),
+        onGroup: (records, states) => {
+          const draw = records[0]!.example_id;
+          const realId = prompts[draw]!.input.exampleId;
+          results[draw] = {
+            envIndex,
+            records_G: records.map((record) => ({ ...record, example_id: realId })),
+            versions_G: states.map((state) => oldestVersion(state, options.client)),
+            errored: states.some((state) => state.retryable),
+          };
+        },
+      });
     }),
   );
   // groups that did not finish (cancelled) are left out

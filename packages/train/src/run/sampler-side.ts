@@ -15,7 +15,6 @@ import type { InferenceEndpoint } from "../inference/inference-endpoint.ts";
 import { type CollectedBatch, collectBatch, type TrainEnv } from "../rollouts/collect-batch.ts";
 import type { PolicyClient } from "../rollouts/policy-client.ts";
 import type { PromptSource, PromptSourceState } from "../rollouts/prompt-source.ts";
-import { withScopedSignal } from "../rollouts/scoped-signal.ts";
 import { evaluatePolicy } from "./evaluate-policy.ts";
 import type { BatchQueue, PolicyVersions } from "./handoff.ts";
 import type { EvalRow } from "./metrics-row.ts";
@@ -65,24 +64,22 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
     const updateWeightsMs = await loadPolicy(side, need);
     await evaluateIfDue(side, need);
     if (side.signal.aborted) return;
-    const batch = await withScopedSignal(side.signal, (signal) =>
-      collectBatch({
-        envs_E: side.envs_E,
-        source: side.source,
-        client: side.client,
-        model: side.inference.model,
-        sampling: side.sampling,
-        groups: config.batch_size / config.rollouts_per_example,
-        rolloutsPerExample: config.rollouts_per_example,
-        oversamplingFactor: config.oversampling_factor,
-        thresholds,
-        normalizeStd: config.advantage.normalize_std,
-        maxConcurrent: config.max_concurrent,
-        batchIndex: b,
-        seed: config.seed,
-        signal,
-      }),
-    );
+    const batch = await collectBatch({
+      envs_E: side.envs_E,
+      source: side.source,
+      client: side.client,
+      model: side.inference.model,
+      sampling: side.sampling,
+      groups: config.batch_size / config.rollouts_per_example,
+      rolloutsPerExample: config.rollouts_per_example,
+      oversamplingFactor: config.oversampling_factor,
+      thresholds,
+      normalizeStd: config.advantage.normalize_std,
+      maxConcurrent: config.max_concurrent,
+      batchIndex: b,
+      seed: config.seed,
+      signal: side.signal,
+    });
     if (side.signal.aborted) return; // a batch cut short by Ctrl-C is not trained on
     side.queue.push({ index: b, batch, sourceAfter: side.source.state(), updateWeightsMs });
   }
@@ -112,19 +109,17 @@ export async function evaluateIfDue(side: SamplerSide, version: number): Promise
   const config = side.config;
   const evalConfig = config.eval;
   if (evalConfig === undefined || !evalDue(config, version) || side.evaluated.has(version)) return;
-  const rows = await withScopedSignal(side.signal, (signal) =>
-    evaluatePolicy({
-      envs_E: side.envs_E,
-      client: side.client,
-      model: side.inference.model,
-      sampling: side.sampling,
-      eval: evalConfig,
-      maxConcurrent: config.max_concurrent,
-      version,
-      seed: config.seed,
-      signal,
-    }),
-  );
+  const rows = await evaluatePolicy({
+    envs_E: side.envs_E,
+    client: side.client,
+    model: side.inference.model,
+    sampling: side.sampling,
+    eval: evalConfig,
+    maxConcurrent: config.max_concurrent,
+    version,
+    seed: config.seed,
+    signal: side.signal,
+  });
   if (rows.length < side.envs_E.length) return; // cancelled part way: not counted as done
   side.evaluated.add(version);
   for (const row of rows) await side.onEval(row);
