@@ -72,6 +72,7 @@ export type { PhaseTimes, RolloutState, TurnRecord } from "./rollout/rollout-sta
 export { usageOf } from "./rollout/rollout-state.ts";
 export { type ToRecordOptions, toRecord } from "./rollout/to-record.ts";
 export { DEFAULT_JUDGE_PROMPT, JudgeRubric, type JudgeRubricOptions } from "./rubrics/judge-rubric.ts";
+export { lcsRatio } from "./rubrics/lcs-ratio.ts";
 export { answersEquivalent, extractFinalAnswer, normalizeAnswer } from "./rubrics/math-answer.ts";
 export { correctAnswer, MathRubric, type MathRubricOptions } from "./rubrics/math-rubric.ts";
 export type { GroupRewardFn, RewardContext, RewardFn } from "./rubrics/reward-context.ts";
@@ -86,4 +87,3 @@ export {
 export { RubricGroup } from "./rubrics/rubric-group.ts";
 export { type Score, Scorer } from "./rubrics/scorer.ts";
 export * from "./tools/tool.ts";
-export { lcsRatio } from "./rubrics/lcs-ratio.ts";
