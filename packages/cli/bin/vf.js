@@ -4,5 +4,12 @@
 import { register } from "tsx/esm/api";
 
 register();
+// `vf ... | head`: a reader that closes the pipe early ends vf quietly, as it would any Unix tool.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 const { main } = await import("../src/main.ts");
 process.exitCode = await main(process.argv.slice(2));
