@@ -119,6 +119,18 @@ export const AdvantageConfig = z
   .object({
     /** Divide reward − group mean by the group's standard deviation (default false, Dr.GRPO style). */
     normalize_std: z.boolean().default(false),
+    /**
+     * prime-rl's linear length penalty, off when absent: each reward loses pass_rate × (output ·
+     * out/max_out + input · in/max_in + turns · turns/max_turns) before centring, maxima over the group.
+     */
+    length_penalty: z
+      .object({
+        output: z.number().nonnegative().default(0.25),
+        input: z.number().nonnegative().default(0.1),
+        turns: z.number().nonnegative().default(0.1),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type AdvantageConfig = z.infer<typeof AdvantageConfig>;

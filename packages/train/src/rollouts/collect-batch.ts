@@ -17,6 +17,7 @@ import {
 } from "@vf/core";
 import type { BatchItem } from "@vf/engine";
 import { computeAdvantages } from "../algorithm/advantages.ts";
+import { type LengthPenaltyWeights, lengthPenalties } from "../algorithm/length-penalty.ts";
 import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-filter.ts";
 import { rolloutItems } from "../algorithm/training-items.ts";
 import { mixSeed, type PolicyClient } from "./policy-client.ts";
@@ -80,6 +81,8 @@ export interface CollectBatchOptions {
   oversamplingFactor: number;
   thresholds: DifficultyThresholds;
   normalizeStd: boolean;
+  /** prime-rl's length penalty on the rewards before centring; none when absent. */
+  lengthPenalty?: LengthPenaltyWeights;
   maxConcurrent: number;
   /** Index of the batch, mixed into the sampling seeds. */
   batchIndex: number;
@@ -133,7 +136,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
         counts.surplus += 1;
         continue;
       }
-      groups_P.push(trainGroup(group, options.normalizeStd, options.client.baseUrl));
+      groups_P.push(trainGroup(group, options));
     }
     counts.kept = groups_P.length;
     barren = keptThisRound === 0 ? barren + 1 : 0;
@@ -225,11 +228,21 @@ function oldestVersion(state: RolloutState<unknown>, client: PolicyClient): numb
   return Number.isFinite(oldest) ? oldest : 0;
 }
 
-function trainGroup(group: DrawnGroup, normalizeStd: boolean, serverUrl: string): TrainGroup {
-  const advantages_G = computeAdvantages(
-    group.records_G.map((r) => r.reward),
-    { normalizeStd },
-  );
+function trainGroup(group: DrawnGroup, options: CollectBatchOptions): TrainGroup {
+  const serverUrl = options.client.baseUrl;
+  const rewards_G = group.records_G.map((r) => r.reward);
+  const penalties_G = options.lengthPenalty
+    ? lengthPenalties(
+        rewards_G,
+        group.records_G.map((r) => ({
+          outputTokens: r.token_usage?.output_tokens ?? 0,
+          inputTokens: r.token_usage?.input_tokens ?? 0,
+          turns: r.trajectory.length,
+        })),
+        options.lengthPenalty,
+      )
+    : undefined;
+  const advantages_G = computeAdvantages(rewards_G, { normalizeStd: options.normalizeStd, penalties_G });
   const items_G_D = group.records_G.map((record, g) => {
     const built = rolloutItems(record.trajectory, advantages_G[g]!);
     if (built.ok) return built.items_D;

@@ -75,6 +75,7 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
       oversamplingFactor: config.oversampling_factor,
       thresholds,
       normalizeStd: config.advantage.normalize_std,
+      lengthPenalty: config.advantage.length_penalty,
       maxConcurrent: config.max_concurrent,
       batchIndex: b,
       seed: config.seed,
