@@ -2,7 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadEndpointRegistry } from "@vf/core";
+import { loadTrainConfig } from "@vf/train";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadEvalConfig } from "../eval/eval-config.ts";
 import { setupWorkspace } from "./setup-command.ts";
 
 let dir: string;
@@ -37,5 +39,19 @@ describe("vf setup", () => {
     const forced = await setupWorkspace(dir, true);
     expect(forced.find((r) => r.path.endsWith("endpoints.toml"))?.outcome).toBe("overwrote");
     expect(await readFile(endpoints, "utf8")).not.toBe("# mine\n");
+  });
+
+  it("writes an eval config per bundled environment and the shipped training configs, each loadable", async () => {
+    const written = (await setupWorkspace(dir, false)).map((r) => r.path);
+    const bundled = ["alphabet-sort", "gsm8k", "gsm8k-calculator", "python", "reverse-text", "wordle"];
+    for (const id of bundled) {
+      expect(written).toContain(join("configs", "eval", `${id}.toml`));
+      const [spec] = await loadEvalConfig(join(dir, "configs", "eval", `${id}.toml`));
+      expect(spec).toMatchObject({ envId: id });
+    }
+    for (const name of ["reverse-text", "alphabet-sort"]) {
+      const config = await loadTrainConfig(join(dir, "configs", "train", `${name}.toml`));
+      expect(config.env.map((env) => env.id)).toEqual([name]);
+    }
   });
 });
