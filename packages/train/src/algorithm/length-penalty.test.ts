@@ -8,7 +8,11 @@ const single = (outputTokens: number): RolloutLength => ({ outputTokens, inputTo
 describe("the linear length penalty", () => {
   it("is pass_rate × the weighted shares of the group's longest output, input and turns", () => {
     const rewards_G = [0.6, 0.6, 0.6, 0.6];
-    const penalties_G = lengthPenalties(rewards_G, [single(64), single(128), single(32), single(128)], weights);
+    const penalties_G = lengthPenalties(
+      rewards_G,
+      [single(64), single(128), single(32), single(128)],
+      weights,
+    );
     // the same input and turns everywhere: those terms are a constant 0.6 × (0.1 + 0.1)
     expect(penalties_G).toEqual(
       [0.5, 1, 0.25, 1].map((share) => expect.closeTo(0.6 * (0.25 * share + 0.2), 12)),

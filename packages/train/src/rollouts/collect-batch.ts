@@ -17,8 +17,8 @@ import {
 } from "@vf/core";
 import type { BatchItem } from "@vf/engine";
 import { computeAdvantages } from "../algorithm/advantages.ts";
-import { type LengthPenaltyWeights, lengthPenalties } from "../algorithm/length-penalty.ts";
 import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-filter.ts";
+import { type LengthPenaltyWeights, lengthPenalties } from "../algorithm/length-penalty.ts";
 import { rolloutItems } from "../algorithm/training-items.ts";
 import { mixSeed, type PolicyClient } from "./policy-client.ts";
 import type { PromptSource } from "./prompt-source.ts";
