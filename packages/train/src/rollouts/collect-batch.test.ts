@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadEnvironmentById, UserError } from "@vf/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { computeAdvantages } from "../algorithm/advantages.ts";
+import { lengthPenalties } from "../algorithm/length-penalty.ts";
 import { type InferenceEndpoint, startLocalInference } from "../inference/inference-endpoint.ts";
 import { VOWELS_ENV, writeTinyModel } from "../testing/index.ts";
 import { type CollectBatchOptions, collectBatch, type TrainEnv } from "./collect-batch.ts";
@@ -72,6 +74,35 @@ describe("collecting a batch", () => {
       batch.groups_P.map((g) => g.items_G_D.map((items) => items.map((i) => i.tokens)));
     expect(tokens(b)).toEqual(tokens(a));
     expect(tokens(c)).not.toEqual(tokens(a));
+  });
+
+  it("subtracts the length penalty before centring, from each rollout's own token counts", async () => {
+    const weights = { output: 0.25, input: 0, turns: 0 };
+    // the tiny model writes random bytes: stopping at any consonant or digit ends rollouts at
+    // different lengths, and the vowels that score still get through
+    const stop = [..."bcdfghjklmnpqrstvwxyzBCDFGHJKLMNPQRSTVWXYZ0123456789"];
+    const sampling = { max_tokens: 10, temperature: 1, stop };
+    const plain = await collectBatch(options({ batchIndex: 5, sampling }));
+    const penalised = await collectBatch(options({ batchIndex: 5, sampling, lengthPenalty: weights }));
+    let differ = false;
+    penalised.groups_P.forEach((group, p) => {
+      const rewards_G = group.records_G.map((r) => r.reward);
+      expect(rewards_G).toEqual(plain.groups_P[p]!.records_G.map((r) => r.reward));
+      const lengths_G = group.records_G.map((r) => ({
+        outputTokens: r.token_usage!.output_tokens,
+        inputTokens: r.token_usage!.input_tokens,
+        turns: r.trajectory.length,
+      }));
+      const expected_G = computeAdvantages(rewards_G, {
+        penalties_G: lengthPenalties(rewards_G, lengths_G, weights),
+      });
+      group.advantages_G.forEach((a, g) => {
+        expect(a).toBeCloseTo(expected_G[g]!, 12);
+      });
+      if (group.advantages_G.some((a, g) => Math.abs(a - plain.groups_P[p]!.advantages_G[g]!) > 1e-9))
+        differ = true;
+    });
+    expect(differ).toBe(true);
   });
 
   it("gives up with advice when round after round keeps nothing", async () => {
