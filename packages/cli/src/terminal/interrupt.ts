@@ -1,6 +1,6 @@
 /**
- * Ctrl-C during a long command: the first press asks the command to stop cleanly (finished work is
- * kept and saved); a second press exits at once.
+ * Ctrl-C (or SIGTERM) during a long command: the first asks the command to stop cleanly (finished
+ * work is kept and saved); a second exits at once with 130.
  */
 import type { Output } from "./output.ts";
 
@@ -9,11 +9,12 @@ export interface Interrupt {
   dispose(): void;
 }
 
-export function onInterrupt(io: Output): Interrupt {
+/** `stopping` is what the first press prints: what the command does before it exits. */
+export function onInterrupt(io: Output, stopping = "stopping: keeping finished rollouts"): Interrupt {
   const controller = new AbortController();
   const handler = () => {
     if (controller.signal.aborted) process.exit(130);
-    io.err("\nstopping: keeping finished rollouts (press Ctrl-C again to quit now)");
+    io.err(`\n${stopping} (press Ctrl-C again to quit now)`);
     controller.abort();
   };
   process.on("SIGINT", handler);

@@ -8,8 +8,8 @@ import { loadTrainConfig, parseOverrides, runTraining } from "@vf/train";
 import type { Command } from "commander";
 import { stringify as stringifyToml } from "smol-toml";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
+import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
-import { onTrainingInterrupt } from "./training-interrupt.ts";
 
 interface TrainFlags {
   dryRun?: boolean;
@@ -64,7 +64,7 @@ A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward
         io.out(toml.replace(/\n\[/g, "\n\n[").trimEnd()); // a blank line before each table
         return;
       }
-      const interrupt = onTrainingInterrupt(io);
+      const interrupt = onInterrupt(io, "stopping after this step and writing a checkpoint");
       try {
         const result = await runTraining({
           config,
