@@ -130,11 +130,7 @@ export async function chatCompletions(
   try {
     generated = await generateChoices(ctx, prompt, params, n, { topLogprobs, signal, onToken });
   } catch (error) {
-    // the status line is sent: report the failure as an event, as OpenAI's servers do
-    events.send({
-      error: { message: (error as Error).message, type: "server_error", param: null, code: null },
-    });
-    events.done();
+    events.fail(error as Error);
     return;
   }
   if (request.stream_options?.include_usage !== false) {

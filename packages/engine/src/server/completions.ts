@@ -106,10 +106,7 @@ export async function completions(
       ),
     );
   } catch (error) {
-    events.send({
-      error: { message: (error as Error).message, type: "server_error", param: null, code: null },
-    });
-    events.done();
+    events.fail(error as Error);
     return;
   }
   if (request.stream_options?.include_usage !== false) {

@@ -68,4 +68,13 @@ export class EventStream {
   done(): void {
     if (!this.res.writableEnded) this.res.end("data: [DONE]\n\n");
   }
+
+  /**
+   * Ends the answer with a failure. The status line has gone out, so the error travels as an event
+   * in OpenAI's shape, as OpenAI's servers do.
+   */
+  fail(error: Error): void {
+    this.send({ error: { message: error.message, type: "server_error", param: null, code: null } });
+    this.done();
+  }
 }
