@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseModelConfig } from "../config.ts";
 import { SamplingError, SequenceTooLongError } from "../errors.ts";
-import { packSequences, Transformer } from "../model.ts";
+import { Transformer } from "../model.ts";
+import { packSequences } from "../packed-batch.ts";
 import { initParameters } from "../params.ts";
 import { SamplingParams, type SamplingParamsInput } from "../trainer/protocol.ts";
 import { BatchSampler, sampleBatch } from "./batch-sampler.ts";

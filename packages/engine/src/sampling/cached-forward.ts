@@ -18,8 +18,8 @@ import {
   ropeApply,
   softmaxRow,
   swigluForward,
-  type Transformer,
-} from "../model.ts";
+} from "../layers.ts";
+import type { Transformer } from "../model.ts";
 import type { KvCache } from "./kv-cache.ts";
 
 /** Buffers for `capacity` new tokens and sequences, reused across steps. */

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packSequences } from "../model.ts";
+import { packSequences } from "../packed-batch.ts";
 import { renderChat } from "../tokenizer/chat-template.ts";
 import { tokenizer } from "../tokenizer/tokenizer.ts";
 import { type EngineServer, startEngineServer } from "./engine-server.ts";

@@ -6,7 +6,7 @@
 import type { ModelConfig } from "../config.ts";
 import { BatchError } from "../errors.ts";
 import type { LossTargets } from "../losses/loss.ts";
-import type { PackedBatch } from "../model.ts";
+import type { PackedBatch } from "../packed-batch.ts";
 import type { BatchItem, Loss } from "./protocol.ts";
 
 /** A packed batch with its loss targets and where each output row's logprob belongs. */
