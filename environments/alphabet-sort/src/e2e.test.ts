@@ -1,8 +1,8 @@
 // `vf eval alphabet-sort` end to end: the real binary, a scripted model on loopback, the package found
 // by its bare name. Replaying the reference conversations scores 1; a model that never lists scores 0.
 import { fileURLToPath } from "node:url";
-import { runVf } from "@vf/cli/testing";
-import { fixedReply, type ReplyFn, referenceReplies, startScriptedServer } from "@vf/core/testing";
+import { evalScripted } from "@vf/cli/testing";
+import { fixedReply, type ReplyFn, referenceReplies } from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
@@ -14,17 +14,10 @@ async function referenceModel(): Promise<ReplyFn> {
 }
 
 async function evalWith(reply: ReplyFn) {
-  const server = await startScriptedServer({ reply });
-  try {
-    const result = await runVf(["eval", "alphabet-sort", "-m", "scripted", "-b", server.url, "--json"], {
-      cwd: packageDir,
-    });
-    expect(result.stderr).not.toMatch(/^error:/m);
-    expect(result.code).toBe(0);
-    return { summary: JSON.parse(result.stdout), requests: server.requests };
-  } finally {
-    await server.close();
-  }
+  const result = await evalScripted("alphabet-sort", { server: { reply }, cwd: packageDir });
+  expect(result.stderr).not.toMatch(/^error:/m);
+  expect(result.code).toBe(0);
+  return result;
 }
 
 describe("vf eval alphabet-sort", () => {

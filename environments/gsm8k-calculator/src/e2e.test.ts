@@ -2,8 +2,8 @@
 // tool, the package found by its bare name. Replaying the reference conversations (calculator calls,
 // then the worked solution) scores 1; a model that never answers scores 0.
 import { fileURLToPath } from "node:url";
-import { runVf } from "@vf/cli/testing";
-import { fixedReply, type ReplyFn, referenceReplies, startScriptedServer } from "@vf/core/testing";
+import { evalScripted } from "@vf/cli/testing";
+import { fixedReply, type ReplyFn, referenceReplies } from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
@@ -15,18 +15,14 @@ async function referenceModel(): Promise<ReplyFn> {
 }
 
 async function evalWith(reply: ReplyFn) {
-  const server = await startScriptedServer({ reply });
-  try {
-    const result = await runVf(
-      ["eval", "gsm8k-calculator", "-m", "scripted", "-b", server.url, "-n", "5", "-r", "2", "--json"],
-      { cwd: packageDir },
-    );
-    expect(result.stderr).not.toMatch(/^error:/m);
-    expect(result.code).toBe(0);
-    return { summary: JSON.parse(result.stdout), requests: server.requests };
-  } finally {
-    await server.close();
-  }
+  const result = await evalScripted("gsm8k-calculator", {
+    server: { reply },
+    cwd: packageDir,
+    flags: ["-n", "5", "-r", "2"],
+  });
+  expect(result.stderr).not.toMatch(/^error:/m);
+  expect(result.code).toBe(0);
+  return result;
 }
 
 describe("vf eval gsm8k-calculator", () => {

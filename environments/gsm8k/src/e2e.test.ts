@@ -1,8 +1,8 @@
 // `vf eval gsm8k` end to end: the real binary, a scripted model on loopback, the package found by its
 // bare name. A model that replays the reference solutions scores 1; one that never answers scores 0.
 import { fileURLToPath } from "node:url";
-import { runVf } from "@vf/cli/testing";
-import { fixedReply, type ReplyFn, referenceReplies, startScriptedServer } from "@vf/core/testing";
+import { evalScripted } from "@vf/cli/testing";
+import { fixedReply, type ReplyFn, referenceReplies } from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
@@ -14,18 +14,14 @@ async function referenceModel(): Promise<ReplyFn> {
 }
 
 async function evalWith(reply: ReplyFn) {
-  const server = await startScriptedServer({ reply });
-  try {
-    const result = await runVf(
-      ["eval", "gsm8k", "-m", "scripted", "-b", server.url, "-n", "6", "-r", "2", "--json"],
-      { cwd: packageDir },
-    );
-    expect(result.stderr).not.toMatch(/^error:/m);
-    expect(result.code).toBe(0);
-    return { summary: JSON.parse(result.stdout), requests: server.requests };
-  } finally {
-    await server.close();
-  }
+  const result = await evalScripted("gsm8k", {
+    server: { reply },
+    cwd: packageDir,
+    flags: ["-n", "6", "-r", "2"],
+  });
+  expect(result.stderr).not.toMatch(/^error:/m);
+  expect(result.code).toBe(0);
+  return result;
 }
 
 describe("vf eval gsm8k", () => {

@@ -1,9 +1,9 @@
 // `vf eval python` end to end: the real binary against a scripted model on loopback. The perfect
 // model computes each answer in the sandbox and boxes what the sandbox printed; the useless one
 // answers nothing. Both ends of the reward, and the refusal on a machine that cannot confine code.
-import { runVf } from "@vf/cli/testing";
+import { evalScripted, runVf } from "@vf/cli/testing";
 import { contentText } from "@vf/core";
-import { lastUserText, startScriptedServer } from "@vf/core/testing";
+import { lastUserText, type ScriptedServerOptions } from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadProblems } from "./gsm8k-rows.ts";
 import { loadEnvironment } from "./index.ts";
@@ -11,19 +11,8 @@ import { loadEnvironment } from "./index.ts";
 const N = 3;
 const R = 2;
 
-async function evalWith(reply: Parameters<typeof startScriptedServer>[0]) {
-  const server = await startScriptedServer(reply);
-  try {
-    const result = await runVf(
-      ["eval", "python", "-m", "scripted", "-b", server.url, "-n", `${N}`, "-r", `${R}`, "--json"],
-      {
-        timeoutMs: 90_000,
-      },
-    );
-    return { ...result, summary: result.code === 0 ? JSON.parse(result.stdout) : undefined };
-  } finally {
-    await server.close();
-  }
+async function evalWith(server: ScriptedServerOptions) {
+  return evalScripted("python", { server, flags: ["-n", `${N}`, "-r", `${R}`], timeoutMs: 90_000 });
 }
 
 describe("vf eval python", () => {

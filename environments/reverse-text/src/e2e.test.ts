@@ -2,15 +2,8 @@
 // by its bare name. Replaying the references scores 1, an untagged reply 0, and copying the passage
 // unreversed into the tags something in between.
 import { fileURLToPath } from "node:url";
-import { runVf } from "@vf/cli/testing";
-import {
-  byPrompt,
-  fixedReply,
-  lastUserText,
-  type ReplyFn,
-  referenceReplies,
-  startScriptedServer,
-} from "@vf/core/testing";
+import { evalScripted } from "@vf/cli/testing";
+import { byPrompt, fixedReply, lastUserText, type ReplyFn, referenceReplies } from "@vf/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
@@ -22,17 +15,10 @@ async function referenceModel(): Promise<ReplyFn> {
 }
 
 async function evalWith(reply: ReplyFn) {
-  const server = await startScriptedServer({ reply });
-  try {
-    const result = await runVf(["eval", "reverse-text", "-m", "scripted", "-b", server.url, "--json"], {
-      cwd: packageDir,
-    });
-    expect(result.stderr).not.toMatch(/^error:/m);
-    expect(result.code).toBe(0);
-    return { summary: JSON.parse(result.stdout), requests: server.requests };
-  } finally {
-    await server.close();
-  }
+  const result = await evalScripted("reverse-text", { server: { reply }, cwd: packageDir });
+  expect(result.stderr).not.toMatch(/^error:/m);
+  expect(result.code).toBe(0);
+  return result;
 }
 
 describe("vf eval reverse-text", () => {

@@ -1,7 +1,6 @@
 // `vf eval wordle` end to end: the real binary against a scripted model on loopback, once playing
 // perfectly and once uselessly, so both ends of the reward are shown.
-import { runVf } from "@vf/cli/testing";
-import { startScriptedServer } from "@vf/core/testing";
+import { evalScripted } from "@vf/cli/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
@@ -9,18 +8,11 @@ const N = 3;
 const R = 2;
 
 async function evalWith(reply: (firstTurn: boolean) => string) {
-  const server = await startScriptedServer({
-    reply: (request) => reply(!request.messages.some((m) => m.role === "assistant")),
+  return evalScripted("wordle", {
+    server: { reply: (request) => reply(!request.messages.some((m) => m.role === "assistant")) },
+    flags: ["-n", `${N}`, "-r", `${R}`, "-c", "1"],
+    timeoutMs: 60_000,
   });
-  try {
-    const result = await runVf(
-      ["eval", "wordle", "-m", "scripted", "-b", server.url, "-n", `${N}`, "-r", `${R}`, "-c", "1", "--json"],
-      { timeoutMs: 60_000 },
-    );
-    return { ...result, summary: result.code === 0 ? JSON.parse(result.stdout) : undefined };
-  } finally {
-    await server.close();
-  }
 }
 
 describe("vf eval wordle", () => {
