@@ -56,7 +56,7 @@ const RECIPE = {
   gradClipNorm: 1,
   /** Rows of each source: environments' training rows, and synthetic arithmetic problems. */
   rows: { "reverse-text": 7000, "alphabet-sort": 1500, arithmetic: 1500 },
-  dataSeed: 0,
+  arithmeticSeed: 0,
   noiseSeed: 0,
 };
 
@@ -199,16 +199,18 @@ async function environmentRows(id: string, count: number): Promise<ChatMessageIn
   return inputs.map((input) => [...input.prompt, ...env.referenceCompletion(input)] as ChatMessageInput[]);
 }
 
+/** Every source's conversations, read once; each phase adds its own noise. */
+const clean: Record<string, ChatMessageInput[][]> = {
+  "reverse-text": await environmentRows("reverse-text", RECIPE.rows["reverse-text"]),
+  "alphabet-sort": await environmentRows("alphabet-sort", RECIPE.rows["alphabet-sort"]),
+  arithmetic: arithmetic(RECIPE.rows.arithmetic, RECIPE.arithmeticSeed),
+};
+
 /** The training and held-out items of one phase; every 50th conversation is held out. */
-async function phaseItems(noise: number): Promise<{ train: BatchItem[]; held: BatchItem[] }> {
-  const sources: Record<string, ChatMessageInput[][]> = {
-    "reverse-text": withReversalNoise(
-      await environmentRows("reverse-text", RECIPE.rows["reverse-text"]),
-      noise,
-      RECIPE.noiseSeed,
-    ),
-    "alphabet-sort": await environmentRows("alphabet-sort", RECIPE.rows["alphabet-sort"]),
-    arithmetic: arithmetic(RECIPE.rows.arithmetic, RECIPE.dataSeed),
+function phaseItems(noise: number): { train: BatchItem[]; held: BatchItem[] } {
+  const sources = {
+    ...clean,
+    "reverse-text": withReversalNoise(clean["reverse-text"]!, noise, RECIPE.noiseSeed),
   };
   const sample = sources["reverse-text"]![0]?.at(-1)?.content;
   if (typeof sample === "string")
@@ -229,7 +231,7 @@ async function phaseItems(noise: number): Promise<{ train: BatchItem[]; held: Ba
 /** Runs one phase from `from` (a checkpoint; a fresh model when null) and returns its final checkpoint. */
 async function runPhase(phase: Phase, from: string | null, workDir: string): Promise<string> {
   console.log(`phase ${phase.name}: ${phase.steps} steps, reverse-text noise ${phase.reverseTextNoise}`);
-  const { train, held } = await phaseItems(phase.reverseTextNoise);
+  const { train, held } = phaseItems(phase.reverseTextNoise);
   const threads = Number(values.threads);
   const trainer = await createLocalTrainer(
     from === null ? { config: BASE_CONFIG, seed: RECIPE.initSeed, threads } : { checkpoint: from, threads },
