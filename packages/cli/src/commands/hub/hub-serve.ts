@@ -74,13 +74,18 @@ Examples:
       io.out(hub.url);
       if (hub.bootstrap) {
         const { user, password, apiKey } = hub.bootstrap;
-        io.out("");
-        io.out(`first user created (shown this once, save it now):`);
-        io.out(`  user      ${user}`);
-        io.out(`  password  ${password}`);
-        io.out(`  API key   ${apiKey}`);
-        io.out(`log in with: vf login --key --hub ${hub.url}`);
-        io.out("");
+        // One write, so a reader of the pipe sees the credentials whole or not at all.
+        io.out(
+          [
+            "",
+            "first user created (shown this once, save it now):",
+            `  user      ${user}`,
+            `  password  ${password}`,
+            `  API key   ${apiKey}`,
+            `log in with: vf login --key --hub ${hub.url}`,
+            "",
+          ].join("\n"),
+        );
       }
       io.err("press Ctrl-C to stop");
       await new Promise<void>((done) => {
