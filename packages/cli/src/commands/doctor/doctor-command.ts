@@ -3,14 +3,10 @@
  * (by default the built-in model), then reward diversity within groups, the share of groups that
  * all fail or all pass, and advice on rollouts_per_example, batch_size and difficulty filtering.
  */
-import { loadEnvironmentById } from "@vf/core";
-import { formatDoctorReport, runDoctor } from "@vf/train";
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
-import { connectModel } from "../eval/connect-model.ts";
-import { EvalSpec } from "../eval/eval-spec.ts";
 import { headerFlag, integerFlag, jsonObjectFlag, numberFlag } from "../eval/parse-flag-values.ts";
 
 interface DoctorFlags {
@@ -61,6 +57,10 @@ Examples:
   vf doctor gsm8k -m gpt-4.1-mini -n 20 -r 8   an API model (OPENAI_API_KEY)`,
     )
     .action(async (envId: string, flags: DoctorFlags) => {
+      const { loadEnvironmentById } = await import("@vf/core");
+      const { formatDoctorReport, runDoctor } = await import("@vf/train");
+      const { connectModel } = await import("../eval/connect-model.ts");
+      const { EvalSpec } = await import("../eval/eval-spec.ts");
       const sampling: Record<string, unknown> = { ...flags.samplingArgs };
       if (flags.maxTokens !== undefined) sampling.max_tokens = flags.maxTokens;
       if (flags.temperature !== undefined) sampling.temperature = flags.temperature;

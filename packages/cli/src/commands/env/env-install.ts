@@ -4,7 +4,6 @@
  * project, so `vf eval owner/name` finds them from anywhere.
  */
 import { relative } from "node:path";
-import { managedEnvironmentsDir } from "@vf/core";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { shortHash } from "../hub/format-listing.ts";
@@ -41,6 +40,7 @@ Examples:
   vf env install ada/gsm8k -g && vf eval ada/gsm8k -n 5`,
     )
     .action(async (ids: string[], flags: InstallFlags) => {
+      const { managedEnvironmentsDir } = await import("@vf/core");
       const hub = await loadHubClient();
       const client = await connectHub(flags);
       const installed = [];

@@ -5,7 +5,7 @@
  */
 import { OpenAIModelClient } from "@vf/core";
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf/engine";
-import { startServerForCli } from "../serve/serve-command.ts";
+import { startServerForCli } from "../serve/start-server.ts";
 import type { ConnectedModel } from "./connect-model.ts";
 
 /** Starts the built-in model; `close()` stops its server. */

@@ -6,7 +6,7 @@
 import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { UserError } from "@vf/core";
+import { UserError } from "@vf/core/errors";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { integerFlag } from "../eval/parse-flag-values.ts";

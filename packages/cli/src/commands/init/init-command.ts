@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { UserError } from "@vf/core";
+import { UserError } from "@vf/core/errors";
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";

@@ -1,5 +1,4 @@
 /** `vf plot RUN_DIR`: draws a training run's reward curve from its metrics.jsonl, at any time. */
-import { RunLayout, readMetrics, writeRewardCurve } from "@vf/train";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 
@@ -13,6 +12,7 @@ export function registerPlot(program: Command, io: Output): void {
       "\nExample:\n  vf plot outputs/train/reverse-text    then open outputs/train/reverse-text/reward-curve.html",
     )
     .action(async (dir: string) => {
+      const { RunLayout, readMetrics, writeRewardCurve } = await import("@vf/train");
       const layout = new RunLayout(dir);
       const curve = await writeRewardCurve(layout);
       const { rows, skipped } = await readMetrics(layout.metricsFile);

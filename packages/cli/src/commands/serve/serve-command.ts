@@ -2,15 +2,7 @@
  * `vf serve`: the engine's OpenAI-compatible server on a checkpoint (default: the shipped base
  * model), until Ctrl-C. Any OpenAI client, `vf eval -b`, and `vf train` can use it.
  */
-import { UserError } from "@vf/core";
-import {
-  BASE_MODEL_DIR,
-  BUILTIN_MODEL_NAME,
-  EngineError,
-  type EngineServer,
-  type EngineServerOptions,
-  startEngineServer,
-} from "@vf/engine";
+import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf/engine/base-model";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { integerFlag } from "../eval/parse-flag-values.ts";
@@ -21,28 +13,6 @@ interface ServeFlags {
   host: string;
   name: string;
   maxBatch: number;
-}
-
-/**
- * Starts the engine server for a command, turning the engine's errors (a bad checkpoint, a port in
- * use) into one-line user errors.
- */
-export async function startServerForCli(options: EngineServerOptions): Promise<EngineServer> {
-  try {
-    return await startEngineServer(options);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") {
-      throw new UserError(
-        `port ${options.port} is already in use: pass --port with a free port (or 0 for any)`,
-      );
-    }
-    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
-      throw new UserError(`cannot listen on ${options.host}: pass --host with an address of this machine`);
-    }
-    if (error instanceof EngineError) throw new UserError(error.message, { cause: error });
-    throw error;
-  }
 }
 
 export function registerServe(program: Command, io: Output): void {
@@ -68,6 +38,7 @@ Examples:
     -d '{"model": "vf-builtin", "messages": [{"role": "user", "content": "Reverse: abc"}]}'`,
     )
     .action(async (flags: Omit<ServeFlags, "model"> & { model?: string }) => {
+      const { startServerForCli } = await import("./start-server.ts");
       const checkpoint = flags.model ?? BASE_MODEL_DIR;
       const server = await startServerForCli({
         checkpoint,

@@ -7,7 +7,6 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
-import { workspaceFiles } from "./workspace-files.ts";
 
 export type SetupOutcome = "wrote" | "unchanged" | "kept" | "overwrote";
 
@@ -15,6 +14,7 @@ export async function setupWorkspace(
   dir: string,
   force: boolean,
 ): Promise<Array<{ path: string; outcome: SetupOutcome }>> {
+  const { workspaceFiles } = await import("./workspace-files.ts");
   const results: Array<{ path: string; outcome: SetupOutcome }> = [];
   for (const file of await workspaceFiles()) {
     const target = join(dir, file.path);

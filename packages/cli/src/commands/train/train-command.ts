@@ -4,9 +4,7 @@
  * writes a checkpoint and exits with 130; a second Ctrl-C quits at once.
  */
 import type { ConfigOverride } from "@vf/train";
-import { loadTrainConfig, parseOverrides, runTraining } from "@vf/train";
 import type { Command } from "commander";
-import { stringify as stringifyToml } from "smol-toml";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -51,6 +49,8 @@ Examples:
 A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward-curve.html.`,
     )
     .action(async (path: string, rest: string[], flags: TrainFlags) => {
+      const { loadTrainConfig, parseOverrides, runTraining } = await import("@vf/train");
+      const { stringify: stringifyToml } = await import("smol-toml");
       const overrides: ConfigOverride[] = parseOverrides(rest);
       if (flags.inferenceUrl !== undefined) {
         overrides.push({ path: ["inference", "url"], value: flags.inferenceUrl, flag: "--inference-url" });

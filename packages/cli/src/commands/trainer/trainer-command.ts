@@ -4,9 +4,8 @@
  * folders are paths on this machine: share the run folder with the orchestrator and the inference
  * server (a network file system), as prime-rl's filesystem weight broadcast does.
  */
-import { UserError } from "@vf/core";
-import { BASE_MODEL_DIR, createLocalTrainer, EngineError } from "@vf/engine";
-import { startTrainerServer } from "@vf/train";
+import { UserError } from "@vf/core/errors";
+import { BASE_MODEL_DIR } from "@vf/engine/base-model";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { integerFlag } from "../eval/parse-flag-values.ts";
@@ -40,6 +39,8 @@ Example:
   vf train configs/train/reverse-text.toml --trainer-url http://trainer-host:8200`,
     )
     .action(async (flags: TrainerServeFlags) => {
+      const { createLocalTrainer, EngineError } = await import("@vf/engine");
+      const { startTrainerServer } = await import("@vf/train");
       const checkpoint = flags.model ?? BASE_MODEL_DIR;
       let engine: Awaited<ReturnType<typeof createLocalTrainer>>;
       try {

@@ -1,0 +1,134 @@
+/**
+ * Uploading eval runs to the Hub as reports. A report is pinned to the exact environment version the
+ * run used: the content hash of the package folder the environment id finds, the same hash the Hub
+ * gave that version. Uploads are idempotent per run id, and an interrupted one resumes.
+ */
+import { realpathSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import {
+  type EvaluateResult,
+  type FoundEnvironment,
+  findEnvironment,
+  listEnvironments,
+  readRun,
+  UserError,
+} from "@vf/core";
+import type { HubClient, PushReportResult } from "@vf/hub/client";
+import type { Output } from "../../terminal/output.ts";
+import { connectHub, loadHubClient } from "../hub/hub-flags.ts";
+import type { EvalPushFlags, PushCommandFlags } from "./eval-push.ts";
+
+/** Uploads one finished run of the environment `envId` (as given to `vf eval`). */
+export type UploadRun = (envId: string, result: EvaluateResult) => Promise<void>;
+
+/** `vf eval push RUN_DIR`: uploads a saved run, pinned to the version found for its environment. */
+export async function pushSavedRun(runDir: string, flags: PushCommandFlags, io: Output): Promise<void> {
+  const hub = await loadHubClient();
+  const client = await connectHub(flags);
+  let target: { env?: string; contentHash?: string } = {};
+  if (flags.env && flags.hash) target = { env: flags.env, contentHash: flags.hash };
+  else if (flags.env) {
+    const found = locate(flags.env);
+    target = found ? { ...(await pinnedTarget(client, found)), env: flags.env } : { env: flags.env };
+  } else {
+    const found = locate((await readRun(runDir)).metadata.env_id);
+    // Not found: pushReport tries the run's id itself and says to pass --env and --hash.
+    if (found) target = await pinnedTarget(client, found);
+  }
+  const bar = progress(io);
+  const pushed = await hub.pushReport({ client, runDir, ...target, onProgress: bar.update }).finally(bar.end);
+  io.out(flags.json ? JSON.stringify(pushed) : describe(pushed));
+}
+
+/**
+ * For `vf eval --push`: the uploader, after checking that the Hub answers and accepts the key, so a
+ * missing login fails before the evaluation rather than after it. Null without `--push`.
+ */
+export async function reportUploader(flags: EvalPushFlags, io: Output): Promise<UploadRun | null> {
+  if (!flags.push) return null;
+  const hub = await loadHubClient();
+  const client = await connectHub(flags);
+  await client.whoami();
+  return async (envId, result) => {
+    if (!result.runDir) return;
+    const runDir = result.runDir;
+    const bar = progress(io);
+    try {
+      const target = await pinnedTarget(client, findEnvironment(envId));
+      const pushed = await hub.pushReport({ client, runDir, ...target, onProgress: bar.update });
+      bar.end();
+      io.err(describe(pushed));
+    } catch (error) {
+      bar.end();
+      const kept = `the run is kept in ${runDir}: upload it with vf eval push ${runDir}`;
+      if (error instanceof hub.HubError)
+        throw new hub.HubError(error.code, `${error.message}; ${kept}`, error.details);
+      if (error instanceof UserError) throw new UserError(`${error.message}; ${kept}`, { cause: error });
+      throw error;
+    }
+  };
+}
+
+/**
+ * The Hub id and content hash of an environment package. A package installed at
+ * `node_modules/@owner/name` is the Hub's `owner/name`; any other is named by its package.json name
+ * (a scope is the owner, else the key's user), as `vf env push` would push it.
+ */
+async function pinnedTarget(
+  client: HubClient,
+  found: FoundEnvironment,
+): Promise<{ env: string; contentHash: string }> {
+  const { collectPackageFiles, contentHash } = await import("@vf/hub");
+  const hash = contentHash(collectPackageFiles(found.dir));
+  const scopeDir = basename(dirname(found.dir));
+  if (scopeDir.startsWith("@") && basename(dirname(dirname(found.dir))) === "node_modules") {
+    return { env: `${scopeDir.slice(1)}/${basename(found.dir)}`, contentHash: hash };
+  }
+  const [, scope, name] = /^(?:@([^/]+)\/)?(.+)$/.exec(found.packageJson.name)!;
+  const owner = scope ?? (await client.whoami()).user.name;
+  return { env: `${owner}/${name}`, contentHash: hash };
+}
+
+/**
+ * The package an environment id names here, or null. Runs of Hub packages record `owner/name`;
+ * a run of a local package records its bare id (`capitals`), matched among the installed packages
+ * when exactly one has it.
+ */
+function locate(envId: string): FoundEnvironment | null {
+  try {
+    return findEnvironment(envId);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+  }
+  if (envId.includes("/")) return null;
+  const matches = new Map(
+    listEnvironments()
+      .filter((e) => e.packageJson.vf.id === envId)
+      .map((e) => [realpathSync(e.dir), e]),
+  );
+  return matches.size === 1 ? [...matches.values()][0]! : null;
+}
+
+/** The upload's status line, on terminals only. */
+function progress(io: Output): { update: (stored: number, total: number) => void; end: () => void } {
+  let shown = false;
+  return {
+    update: (stored, total) => {
+      if (!io.isTTY) return;
+      shown = true;
+      io.status(`uploading the report: ${stored}/${total} rollouts`);
+    },
+    end: () => {
+      if (shown) io.status(null);
+      shown = false;
+    },
+  };
+}
+
+function describe(pushed: PushReportResult): string {
+  const { report } = pushed;
+  const reward = report.avg_reward === null ? "no reward yet" : `avg reward ${report.avg_reward.toFixed(3)}`;
+  const resumed = pushed.sent > 0 && pushed.resumedFrom > 0 ? `, resumed from row ${pushed.resumedFrom}` : "";
+  const already = pushed.sent === 0 ? " (already uploaded)" : "";
+  return `report ${report.id}${already}: ${report.env}@${report.version} with ${report.model}, ${report.row_count} rollouts, ${reward}${resumed} → ${pushed.url}`;
+}
