@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError } from "@vf/core";
+import { ConfigError, loadEnvironmentById } from "@vf/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VOWELS_ENV } from "../testing/index.ts";
 import { parseOverrides } from "./config-overrides.ts";
@@ -143,5 +143,18 @@ describe("training configs", () => {
       /unexpected argument "extra": overrides are written --key.path value/,
     );
     expect(() => parseOverrides(["--env.1.id", "x"])).not.toThrow();
+  });
+
+  it("shipped in configs/train resolve, and their environments accept their args", async () => {
+    const shipped = join(import.meta.dirname, "..", "..", "..", "..", "configs", "train");
+    const names = (await readdir(shipped)).filter((name) => name.endsWith(".toml"));
+    expect(names).toEqual(expect.arrayContaining(["alphabet-sort.toml", "reverse-text.toml"]));
+    for (const name of names) {
+      const config = await loadTrainConfig(join(shipped, name));
+      for (const env of config.env) {
+        const loaded = await loadEnvironmentById(env.id, { args: env.args });
+        await loaded.env.teardown();
+      }
+    }
   });
 });
