@@ -24,9 +24,11 @@ const concurrency = Number(values.concurrency);
 const server = spawn(process.execPath, [VF_BIN, "serve", "--model", values.model, "--port", "0"], {
   stdio: ["ignore", "pipe", "inherit"],
 });
+let printed = "";
 const url = await new Promise<string>((resolve, reject) => {
   server.stdout.on("data", (chunk: Buffer) => {
-    const found = /http:\/\/\S+\/v1/.exec(chunk.toString())?.[0];
+    printed += chunk.toString();
+    const found = /http:\/\/\S+\/v1/.exec(printed)?.[0];
     if (found) resolve(found);
   });
   server.on("exit", (code) => reject(new Error(`vf serve exited with ${code}`)));

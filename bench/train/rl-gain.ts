@@ -114,16 +114,19 @@ const checkpoint = await latestCheckpoint(new RunLayout(runDir));
 if (!checkpoint) throw new Error(`${runDir} has no checkpoint: did vf train finish?`);
 const trained = join(checkpoint.dir, "trainer");
 
-const before = rewardInterval(await evaluate(base, "base"));
-const after = rewardInterval(await evaluate(trained, "trained"));
+const baseRewards = await evaluate(base, "base");
+const trainedRewards = await evaluate(trained, "trained");
+const before = rewardInterval(baseRewards);
+const after = rewardInterval(trainedRewards);
 const gain = after.reward_mean - before.reward_mean;
 const apart = after.ci95_low > before.ci95_high;
 const layout = new RunLayout(runDir);
 const fmt = (r: typeof before) =>
   `${r.reward_mean.toFixed(3)}  95% CI [${r.ci95_low.toFixed(3)}, ${r.ci95_high.toFixed(3)}]`;
-const rollouts = Number(values.rows) * Number(values.rollouts);
+// Counted, not -n x -r: an eval split smaller than --rows gives fewer.
+const rollouts = baseRewards.length;
 console.log(`
-${envId}, ${rollouts} rollouts each (vf eval ${envId} -n ${values.rows} -r ${values.rollouts}${values["eval-args"] ? ` -a '${values["eval-args"]}'` : ""})
+${envId}, ${rollouts} rollouts each${trainedRewards.length !== rollouts ? ` (trained: ${trainedRewards.length})` : ""} (vf eval ${envId} -n ${values.rows} -r ${values.rollouts}${values["eval-args"] ? ` -a '${values["eval-args"]}'` : ""})
   base     ${fmt(before)}   (${base})
   trained  ${fmt(after)}   (${trained}, step ${checkpoint.progress.step})
   gain     ${gain >= 0 ? "+" : ""}${gain.toFixed(3)}   intervals ${apart ? "apart" : "overlap"}

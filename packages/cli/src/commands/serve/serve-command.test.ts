@@ -40,9 +40,11 @@ function serve(args: string[]): Promise<{ child: ChildProcess; url: string; stde
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  let stdout = "";
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
-      const url = /http:\/\/\S+\/v1/.exec(chunk.toString())?.[0];
+      stdout += chunk.toString();
+      const url = /http:\/\/\S+\/v1\n/.exec(stdout)?.[0].trimEnd();
       if (url) resolve({ child, url, stderr: () => stderr });
     });
     child.on("exit", (code) => reject(new Error(`vf serve exited with ${code}: ${stderr}`)));
