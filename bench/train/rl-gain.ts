@@ -7,7 +7,7 @@
  * and where the reward curve is.
  *
  *   npx tsx bench/train/rl-gain.ts [--env reverse-text] [--config configs/train/ENV.toml]
- *       [--eval-args JSON] [--rows 200] [--rollouts 2] [--out outputs/bench/ENV] [--model DIR]
+ *       [--eval-args JSON] [--rows 100] [--rollouts 4] [--out outputs/bench/ENV] [--model DIR]
  *       [--skip-train]
  *
  * The evaluations use the environment's default args (what `vf eval ENV` scores) unless
@@ -29,8 +29,8 @@ const { values } = parseArgs({
     env: { type: "string", default: "reverse-text" },
     config: { type: "string" },
     "eval-args": { type: "string" },
-    rows: { type: "string", default: "200" },
-    rollouts: { type: "string", default: "2" },
+    rows: { type: "string", default: "100" },
+    rollouts: { type: "string", default: "4" },
     out: { type: "string" },
     model: { type: "string" },
     "skip-train": { type: "boolean", default: false },

@@ -76,6 +76,12 @@ export async function evaluate<Data>(
     shuffle: options.shuffle ?? false,
     seed: options.shuffleSeed ?? 0,
   });
+  const rows = new Set(inputs.map((input) => input.exampleId)).size;
+  if (numExamples > rows) {
+    warnings.push(
+      `asked for ${numExamples} examples but the dataset has ${rows}: evaluating all ${rows} (raise the rollouts per example for more rollouts)`,
+    );
+  }
   const settings: ResumeSettings = {
     env_args: env.envArgs,
     num_examples: numExamples,

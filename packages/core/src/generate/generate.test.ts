@@ -192,4 +192,14 @@ describe("evaluate", () => {
     const lines = (await readFile(join(second.runDir!, "results.jsonl"), "utf8")).trim().split("\n");
     expect(lines).toHaveLength(10);
   });
+
+  it("says when it is asked for more examples than the dataset has, and evaluates them all", async () => {
+    const client = await clientFor((request) => lastUserText(request.messages));
+    const result = await evaluate(makeEnv(), { clients: client, model: "scripted", numExamples: 10 });
+    expect(result.records).toHaveLength(6);
+    expect(result.warnings).toEqual([
+      "this environment has no eval split: evaluating on its training rows",
+      "asked for 10 examples but the dataset has 6: evaluating all 6 (raise the rollouts per example for more rollouts)",
+    ]);
+  });
 });
