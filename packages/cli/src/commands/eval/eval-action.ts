@@ -11,6 +11,7 @@ import { EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { reportUploader } from "./report-upload.ts";
 import { runEval } from "./run-eval.ts";
 
+/** The flags of `vf eval`, as commander parses them. */
 export interface EvalFlags extends EvalPushFlags {
   model?: string;
   apiBaseUrl?: string;

@@ -12,6 +12,7 @@ export interface EvalPushFlags {
   hub?: string;
 }
 
+/** The flags of `vf eval push`. */
 export interface PushCommandFlags extends HubFlags {
   env?: string;
   hash?: string;

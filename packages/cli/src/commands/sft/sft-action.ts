@@ -21,6 +21,7 @@ import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { loadSftConversations } from "./sft-sources.ts";
 
+/** The flags of `vf sft`, as commander parses them. */
 export interface SftFlags {
   data: string[];
   evalData: string[];
