@@ -7,6 +7,7 @@
 import { UserError } from "@vf/core/errors";
 import { BASE_MODEL_DIR } from "@vf/engine/base-model";
 import type { Command } from "commander";
+import { listenError } from "../../listen-error.ts";
 import type { Output } from "../../terminal/output.ts";
 import { integerFlag } from "../eval/parse-flag-values.ts";
 
@@ -54,13 +55,9 @@ Example:
         host: flags.host,
         config: engine.config,
         log: (line) => io.err(line),
-      }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "EADDRINUSE") {
-          throw new UserError(
-            `port ${flags.port} is already in use: pass --port with a free port (or 0 for any)`,
-          );
-        }
-        throw error;
+      }).catch(async (error: unknown) => {
+        await engine.close(); // its worker threads would keep vf running after the error
+        throw listenError(error, flags);
       });
       const c = engine.config;
       io.out(
