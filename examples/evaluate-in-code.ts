@@ -1,6 +1,6 @@
 // Evaluates the word-count environment from plain TypeScript, against any OpenAI-compatible server:
 //   VF_BASE_URL=http://127.0.0.1:8000/v1 VF_MODEL=my-model npx tsx examples/evaluate-in-code.ts
-import { evaluate, OpenAIModelClient } from "@vf/core";
+import { evaluate, OpenAIModelClient } from "@vf-rl/core";
 import { loadEnvironment } from "./word-count-env.ts";
 
 const env = await loadEnvironment({ repeat: 2 });

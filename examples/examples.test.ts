@@ -1,7 +1,7 @@
 // The README's examples run: the word-count environment scores a perfect model 1.1 and a useless one
 // almost 0 (XMLParser's format score, like verifiers', gives 0.2 for spacing even without tags).
-import { evaluate, OpenAIModelClient } from "@vf/core";
-import { byPrompt, lastUserText, startScriptedServer } from "@vf/core/testing";
+import { evaluate, OpenAIModelClient } from "@vf-rl/core";
+import { byPrompt, lastUserText, startScriptedServer } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./word-count-env.ts";
 

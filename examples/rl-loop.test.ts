@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VOWELS_ENV, writeTinyModel } from "@vf/train/testing";
+import { VOWELS_ENV, writeTinyModel } from "@vf-rl/train/testing";
 import { describe, expect, it } from "vitest";
 import { rlLoop } from "./rl-loop.ts";
 

@@ -1,5 +1,5 @@
 // The whole GRPO loop, top to bottom, written against the trainer protocol (forwardBackward,
-// optimStep, saveWeights) and an OpenAI-compatible inference server, with nothing of @vf/train:
+// optimStep, saveWeights) and an OpenAI-compatible inference server, with nothing of @vf-rl/train:
 //
 //   prompts → G rollouts each, run by the environment against the server → rewards
 //   → advantages (reward minus the group's mean) → training items (sampled tokens masked 1,
@@ -15,8 +15,10 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { generate, loadEnvironmentById, OpenAIModelClient, type RolloutRecord } from "@vf/core";
-import { BASE_MODEL_DIR, type BatchItem, createLocalTrainer, startEngineServer } from "@vf/engine";
+import { generate, OpenAIModelClient } from "@vf-rl/core";
+import { loadEnvironmentById } from "@vf-rl/core/loading";
+import type { RolloutRecord } from "@vf-rl/core/results";
+import { BASE_MODEL_DIR, type BatchItem, createLocalTrainer, startEngineServer } from "@vf-rl/engine";
 
 /** What to train, and how hard. */
 export interface RlLoopOptions {

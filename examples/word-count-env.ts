@@ -1,5 +1,5 @@
 // A complete vf environment in one file: a dataset, a prompt format, and a reward.
-import { Dataset, defineEnvironment, Rubric, SingleTurnEnv, XMLParser } from "@vf/core";
+import { Dataset, defineEnvironment, Rubric, SingleTurnEnv, XMLParser } from "@vf-rl/core";
 import { z } from "zod";
 
 const sentences = [

@@ -22,10 +22,14 @@ const runs: Array<{ concurrency: number; rollouts: number }> = [
 ];
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", serverMain, "--reply", "echo"], {
-    cwd: repo,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=vf-source", "--import", "tsx", serverMain, "--reply", "echo"],
+    {
+      cwd: repo,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const line = await new Promise<string>((resolve) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
   });

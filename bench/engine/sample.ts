@@ -14,7 +14,7 @@ import {
   SamplingParams,
   sampleBatch,
   Transformer,
-} from "@vf/engine";
+} from "@vf-rl/engine";
 
 const { values } = parseArgs({
   options: { tokens: { type: "string", default: "128" }, streams: { type: "string", default: "32" } },

@@ -8,8 +8,8 @@
  */
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
-import { VF_BIN } from "@vf/cli/testing";
-import { BASE_MODEL_DIR } from "@vf/engine";
+import { VF_BIN } from "@vf-rl/cli/testing";
+import { BASE_MODEL_DIR } from "@vf-rl/engine";
 
 const { values } = parseArgs({
   options: {

@@ -14,7 +14,13 @@ import { execFileSync } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type BatchItem, createLocalTrainer, type ModelConfigInput, parseModelConfig, Rng } from "@vf/engine";
+import {
+  type BatchItem,
+  createLocalTrainer,
+  type ModelConfigInput,
+  parseModelConfig,
+  Rng,
+} from "@vf-rl/engine";
 
 const { values } = parseArgs({
   options: {

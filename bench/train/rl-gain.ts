@@ -20,8 +20,8 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BASE_MODEL_DIR } from "@vf/engine";
-import { latestCheckpoint, RunLayout, rewardInterval } from "@vf/train";
+import { BASE_MODEL_DIR } from "@vf-rl/engine";
+import { latestCheckpoint, RunLayout, rewardInterval } from "@vf-rl/train";
 
 const VF = resolve(import.meta.dirname, "..", "..", "packages", "cli", "bin", "vf.js");
 const { values } = parseArgs({

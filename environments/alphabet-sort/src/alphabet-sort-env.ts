@@ -8,7 +8,7 @@ import {
   MultiTurnEnv,
   type MultiTurnEnvOptions,
   type RolloutState,
-} from "@vf/core";
+} from "@vf-rl/core";
 import { type TurnNames, turnNamesOf, userPrompt } from "./sort-task.ts";
 
 /** Per-rollout state: the row's names per turn. */

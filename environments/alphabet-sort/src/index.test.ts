@@ -1,6 +1,7 @@
 // The conversation, the rubric on every row and the arguments, in process; e2e.test.ts drives the vf binary.
-import { contentText, createState, evaluate, type Messages, OpenAIModelClient } from "@vf/core";
-import { byPrompt, type ReplyFn, startScriptedServer } from "@vf/core/testing";
+import { contentText, evaluate, type Messages, OpenAIModelClient } from "@vf-rl/core";
+import { createState } from "@vf-rl/core/rollout";
+import { byPrompt, type ReplyFn, startScriptedServer } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment, SYSTEM_PROMPT } from "./index.ts";
 import { expectedLists, formatList, turnNamesOf } from "./sort-task.ts";

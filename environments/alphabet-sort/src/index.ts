@@ -4,7 +4,7 @@
  * Reward: `sort_reward` (weight 1), per-turn list similarity raised to a power, averaged over turns.
  * Metric: `exact_turns` (weight 0), the share of turns answered exactly right.
  */
-import { Dataset, defineEnvironment, EnvArgsError, Rubric } from "@vf/core";
+import { Dataset, defineEnvironment, EnvArgsError, Rubric } from "@vf-rl/core";
 import { z } from "zod";
 import { AlphabetSortEnv, type SortData } from "./alphabet-sort-env.ts";
 import { exactTurns, sortReward } from "./sort-reward.ts";

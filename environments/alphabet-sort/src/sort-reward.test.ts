@@ -1,5 +1,5 @@
-import type { Messages } from "@vf/core";
-import { lcsRatio } from "@vf/core";
+import type { Messages } from "@vf-rl/core";
+import { lcsRatio } from "@vf-rl/core";
 import { describe, expect, it } from "vitest";
 import { exactTurns, listSimilarities, sortReward, turnScore } from "./sort-reward.ts";
 import { formatList } from "./sort-task.ts";

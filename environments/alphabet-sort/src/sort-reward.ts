@@ -7,7 +7,7 @@
  * then counts), so trying many answers does not pay. Similarity is the LCS ratio, where verifiers
  * uses difflib's ratio, which approximates it from below.
  */
-import { assistantMessages, contentText, lcsRatio, type Messages } from "@vf/core";
+import { assistantMessages, contentText, lcsRatio, type Messages } from "@vf-rl/core";
 import { TAG } from "./sort-task.ts";
 
 /** How per-turn similarities become the reward. */

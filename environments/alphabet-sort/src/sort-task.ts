@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { Messages } from "@vf/core";
+import type { Messages } from "@vf-rl/core";
 import { z } from "zod";
 import { seededRandom } from "./seeded-random.ts";
 

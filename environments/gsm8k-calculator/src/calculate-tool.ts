@@ -1,5 +1,5 @@
 /** The `calculate` tool the model calls: the safe evaluator of calculator.ts behind a zod schema. */
-import { tool } from "@vf/core";
+import { tool } from "@vf-rl/core";
 import { z } from "zod";
 import { calculate, MAX_EXPRESSION_LENGTH } from "./calculator.ts";
 

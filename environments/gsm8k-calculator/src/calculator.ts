@@ -12,7 +12,7 @@
  *   power      = primary ("**" unary)?
  *   primary    = number | "(" expression ")"
  */
-import { ToolError } from "@vf/core";
+import { ToolError } from "@vf-rl/core";
 
 /** Longest expression accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 1000;

@@ -1,12 +1,12 @@
 /**
  * The GSM8K rows this package ships in `data/` (OpenAI's train and test splits, MIT licence; the
- * same files as the gsm8k environment's, copied so this package depends on @vf/core alone), the
+ * same files as the gsm8k environment's, copied so this package depends on @vf-rl/core alone), the
  * worked solution written as a model should write it (the steps without the calculator annotations
  * `<<48/2=24>>`, ending in `\boxed{n}`), and the annotations' expressions, which are the calls a
  * perfect model makes to the calculator.
  */
 import { fileURLToPath } from "node:url";
-import { type Dataset, DatasetError, extractHashAnswer, loadJsonl } from "@vf/core";
+import { type Dataset, DatasetError, extractHashAnswer, loadJsonl } from "@vf-rl/core";
 
 /** The two splits GSM8K is published with. */
 export type Gsm8kSplit = "train" | "test";

@@ -1,6 +1,6 @@
 // The tool loop, the rubric on every row and the arguments, in process; e2e.test.ts drives the vf binary.
-import { contentText, evaluate, type Messages, OpenAIModelClient } from "@vf/core";
-import { byPrompt, type ReplyFn, type ScriptedReply, startScriptedServer } from "@vf/core/testing";
+import { contentText, evaluate, type Messages, OpenAIModelClient } from "@vf-rl/core";
+import { byPrompt, type ReplyFn, type ScriptedReply, startScriptedServer } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment, SYSTEM_PROMPT } from "./index.ts";
 

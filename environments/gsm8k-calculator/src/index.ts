@@ -5,7 +5,7 @@
  * Metrics (weight 0): `calculate_errors`, tool calls answered with an error; the environment adds
  * `total_tool_calls`, `calculate_calls` and `num_turns`.
  */
-import { defineEnvironment, MathRubric, type RewardContext, ToolEnv } from "@vf/core";
+import { defineEnvironment, MathRubric, type RewardContext, ToolEnv } from "@vf-rl/core";
 import { z } from "zod";
 import { calculateTool } from "./calculate-tool.ts";
 import { loadGsm8k } from "./gsm8k-data.ts";

@@ -3,7 +3,7 @@
  * annotated expression of the published solution, the tool results, then the worked solution
  * ending in `\boxed{n}`.
  */
-import type { AssistantMessage, Messages, ToolMessage } from "@vf/core";
+import type { AssistantMessage, Messages, ToolMessage } from "@vf-rl/core";
 import { CalculationError, calculate } from "./calculator.ts";
 import { annotatedExpressions, referenceSolution } from "./gsm8k-data.ts";
 

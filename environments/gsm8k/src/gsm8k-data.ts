@@ -4,7 +4,7 @@
  * calculator annotations `<<48/2=24>>`, ending in `\boxed{n}`.
  */
 import { fileURLToPath } from "node:url";
-import { type Dataset, DatasetError, extractHashAnswer, loadJsonl } from "@vf/core";
+import { type Dataset, DatasetError, extractHashAnswer, loadJsonl } from "@vf-rl/core";
 
 /** The two splits GSM8K is published with. */
 export type Gsm8kSplit = "train" | "test";

@@ -1,5 +1,6 @@
 // The rubric on real rows and the arguments, in process; e2e.test.ts drives the vf binary.
-import { createState, type Environment, type Messages, type RolloutInput } from "@vf/core";
+import type { Environment, Messages, RolloutInput } from "@vf-rl/core";
+import { createState } from "@vf-rl/core/rollout";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

@@ -12,7 +12,7 @@ import {
   type RewardContext,
   SingleTurnEnv,
   textAfterThink,
-} from "@vf/core";
+} from "@vf-rl/core";
 import { z } from "zod";
 import { loadGsm8k, referenceSolution } from "./gsm8k-data.ts";
 

@@ -3,7 +3,7 @@
  * is the final number and whose `info.solution` is the published worked solution.
  */
 import { fileURLToPath } from "node:url";
-import { type Dataset, DatasetError, extractHashAnswer, loadJsonl } from "@vf/core";
+import { type Dataset, DatasetError, extractHashAnswer, loadJsonl } from "@vf-rl/core";
 
 /** The shipped splits: 1,000 training problems and the 1,319 test problems. */
 export type Gsm8kSplit = "train" | "test";

@@ -7,7 +7,7 @@
  * @example
  * const env = await loadEnvironment({ numEval: 10, timeoutSeconds: 5 });
  */
-import { contentText, defineEnvironment, MathRubric, type RewardContext } from "@vf/core";
+import { contentText, defineEnvironment, MathRubric, type RewardContext } from "@vf-rl/core";
 import { z } from "zod";
 import { loadProblems, referenceAnswer } from "./gsm8k-rows.ts";
 import { PythonEnv } from "./python-env.ts";

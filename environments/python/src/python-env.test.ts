@@ -3,8 +3,8 @@
 import { chmod, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CancelledError, contentText, Dataset, MathRubric, OpenAIModelClient } from "@vf/core";
-import { type ScriptedServer, startScriptedServer } from "@vf/core/testing";
+import { CancelledError, contentText, Dataset, MathRubric, OpenAIModelClient } from "@vf-rl/core";
+import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PythonEnv } from "./python-env.ts";
 import { PythonCodeError, toolAnswer } from "./python-tool.ts";

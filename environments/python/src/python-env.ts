@@ -11,7 +11,7 @@ import {
   SandboxError,
   StatefulToolEnv,
   type StatefulToolEnvOptions,
-} from "@vf/core";
+} from "@vf-rl/core";
 import { type PythonData, pythonTool } from "./python-tool.ts";
 import { createSandboxFolder, removeSandboxFolder } from "./sandbox/sandbox-folder.ts";
 import type { SandboxOptions } from "./sandbox/sandbox-options.ts";

@@ -5,7 +5,7 @@
  * timeout) is thrown as a `PythonCodeError`, which the model reads as a tool error and can recover
  * from; a sandbox that cannot start at all throws a `SandboxError`, which ends the rollout.
  */
-import { type RolloutState, ToolError, tool } from "@vf/core";
+import { type RolloutState, ToolError, tool } from "@vf-rl/core";
 import { z } from "zod";
 import { PythonSandbox } from "./sandbox/python-sandbox.ts";
 import type { RunResult } from "./sandbox/run-result.ts";

@@ -1,5 +1,6 @@
 // The rubric and the arguments, in process; e2e.test.ts drives the vf binary.
-import { createState, type Environment, type Messages, type RolloutInput } from "@vf/core";
+import type { Environment, Messages, RolloutInput } from "@vf-rl/core";
+import { createState } from "@vf-rl/core/rollout";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment, reverseText } from "./index.ts";
 

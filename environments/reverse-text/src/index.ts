@@ -13,7 +13,7 @@ import {
   Rubric,
   SingleTurnEnv,
   XMLParser,
-} from "@vf/core";
+} from "@vf-rl/core";
 import { z } from "zod";
 import { loadPassages } from "./passages.ts";
 

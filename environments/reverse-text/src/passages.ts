@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { DatasetError } from "@vf/core";
+import { DatasetError } from "@vf-rl/core";
 
 /** Inclusive bounds on a passage's length, in characters. */
 export interface LengthRange {

@@ -7,7 +7,7 @@
  * @example
  * const env = await loadEnvironment({ numEval: 10, maxGuesses: 6 });
  */
-import { Dataset, defineEnvironment, seededShuffle, UserError } from "@vf/core";
+import { Dataset, defineEnvironment, seededShuffle, UserError } from "@vf-rl/core";
 import { z } from "zod";
 import { loadWordLists } from "./word-lists.ts";
 import { WordleEnv } from "./wordle-env.ts";

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { DatasetError } from "@vf/core";
+import { DatasetError } from "@vf-rl/core";
 
 /** The two lists, each lower-case five-letter words. */
 export interface WordLists {

@@ -1,6 +1,6 @@
 // Whole games against a scripted model on loopback, scored by the environment's rubric.
-import { Dataset, evaluate, OpenAIModelClient } from "@vf/core";
-import { startScriptedServer } from "@vf/core/testing";
+import { Dataset, evaluate, OpenAIModelClient } from "@vf-rl/core";
+import { startScriptedServer } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadWordLists } from "./word-lists.ts";
 import { WordleEnv } from "./wordle-env.ts";

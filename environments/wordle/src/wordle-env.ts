@@ -10,7 +10,7 @@ import {
   type Messages,
   MultiTurnEnv,
   type RolloutState,
-} from "@vf/core";
+} from "@vf-rl/core";
 import { judgeMove, newGame, playMove } from "./wordle-game.ts";
 import type { WordleData } from "./wordle-rubric.ts";
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { contentText, readRun } from "@vf/core";
+import { contentText } from "@vf-rl/core";
+import { readRun } from "@vf-rl/core/results";
 import { describe, expect, it } from "vitest";
 import { feedbackLines, wordleFeedback } from "./wordle-feedback.ts";
 
@@ -8,7 +9,7 @@ import { feedbackLines, wordleFeedback } from "./wordle-feedback.ts";
 const FIXTURE_RUN = fileURLToPath(
   new URL(
     "./results/fixtures/verifiers-outputs/evals/wordle--gpt-4.1-mini/816ec3b0",
-    import.meta.resolve("@vf/core"),
+    import.meta.resolve("@vf-rl/core"),
   ),
 );
 

@@ -4,7 +4,7 @@
  * reply without a guess, a word of the wrong length, a repeated word or one outside the word list
  * is refused without using a guess, once; a second invalid move in a row ends the game.
  */
-import { XMLParser } from "@vf/core";
+import { XMLParser } from "@vf-rl/core";
 import { feedbackLines, wordleFeedback } from "./wordle-feedback.ts";
 
 /** Letters in a secret and in every guess. */

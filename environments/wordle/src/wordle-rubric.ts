@@ -4,7 +4,7 @@
  * of a lost game, up to 0.8) + `length_bonus` (1 / turns taken, for a win). A win in one guess
  * scores 2, a game with no accepted guess 0. `format_reward` is a weight-0 metric.
  */
-import { type RewardContext, Rubric } from "@vf/core";
+import { type RewardContext, Rubric } from "@vf-rl/core";
 import { guessParser, type WordleGame } from "./wordle-game.ts";
 
 /** The per-rollout state of a Wordle environment. */

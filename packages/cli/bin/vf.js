@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The vf command. vf runs from its TypeScript sources (and loads TypeScript environment packages),
-// so tsx's loader is registered before anything else is imported.
-import { register } from "tsx/esm/api";
+// The vf command. An installed vf runs its built JavaScript (dist/). Inside vf's own repository,
+// where the TypeScript sources sit beside this file, it runs them through tsx, and the "vf-source"
+// export condition points every @vf-rl package at its sources too, so no build step is needed there.
+import { existsSync } from "node:fs";
+import { register } from "node:module";
 
-register();
 // `vf ... | head`: a reader that closes the pipe early ends vf quietly, as it would any Unix tool.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error) => {
@@ -11,5 +12,15 @@ for (const stream of [process.stdout, process.stderr]) {
     throw error;
   });
 }
-const { main } = await import("../src/main.ts");
+
+const source = new URL("../src/main.ts", import.meta.url);
+let main;
+if (existsSync(source)) {
+  const tsx = await import("tsx/esm/api");
+  tsx.register();
+  register(new URL("./source-condition.js", import.meta.url));
+  ({ main } = await import(source.href));
+} else {
+  ({ main } = await import("../dist/main.js"));
+}
 process.exitCode = await main(process.argv.slice(2));

@@ -3,7 +3,7 @@
  * faults of ours, a hint to rerun with -v for the stack. Exit codes: 1 for a failed command, 2 for
  * bad usage (unknown flag or command, a flag with a bad value).
  */
-import { UserError, VfError } from "@vf/core/errors";
+import { UserError, VfError } from "@vf-rl/core/errors";
 
 /** A bad flag or argument: exit status 2. */
 export class UsageError extends UserError {}

@@ -2,7 +2,7 @@
  * A server of vf's (`vf serve`, `vf trainer serve`) failing to listen, told in terms of the flags
  * that fix it.
  */
-import { UserError } from "@vf/core/errors";
+import { UserError } from "@vf-rl/core/errors";
 
 /** The user error for a port in use or a host not of this machine; any other error as it is. */
 export function listenError(error: unknown, where: { port: number; host: string }): unknown {

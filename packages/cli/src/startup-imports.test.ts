@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 // Light entry points of our packages: the error classes and the base model's path and name.
-const ALLOWED_PACKAGES = new Set(["commander", "@vf/core/errors", "@vf/engine/base-model"]);
+const ALLOWED_PACKAGES = new Set(["commander", "@vf-rl/core/errors", "@vf-rl/engine/base-model"]);
 
 /** The specifiers a module loads when it is loaded itself. */
 function staticImports(source: string): string[] {

@@ -2,7 +2,7 @@
 // → an interrupted run resumed with -R; and each kind of bad input with its exit status and message.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from "@vf/core/testing";
+import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf, type VfResult } from "../src/testing/index.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";

@@ -5,11 +5,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findEnvironment } from "@vf/core";
-import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from "@vf/core/testing";
-import { type RunningHub, startHub } from "@vf/hub";
-import { HubClient } from "@vf/hub/client";
-import { writeSamplePackage } from "@vf/hub/testing";
+import { findEnvironment } from "@vf-rl/core/loading";
+import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { type RunningHub, startHub } from "@vf-rl/hub";
+import { HubClient } from "@vf-rl/hub/client";
+import { writeSamplePackage } from "@vf-rl/hub/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runVf, type VfResult } from "../src/testing/index.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";

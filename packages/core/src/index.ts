@@ -1,89 +1,83 @@
-/** @vf/core: environments, rubrics, parsers, datasets, model clients, rollouts and results. */
+/**
+ * @vf-rl/core: what an environment's author writes with. Environments and their options, rubrics and
+ * reward contexts, parsers, datasets, tools, messages, `defineEnvironment`, `evaluate`/`generate` with
+ * the OpenAI-compatible client, the rollout state, and the error classes.
+ *
+ * Host code (the CLI, the trainer, the Hub) uses the subpaths: `@vf-rl/core/client` (model clients
+ * and endpoints), `/results` (runs on disk), `/loading` (finding and loading environment packages),
+ * `/rollout` (rollout state to records), `/config` (config messages), `/errors` (the error classes
+ * alone) and `/testing` (a scripted OpenAI-compatible server for offline tests).
+ */
 
-export * from "./client/index.ts";
-export { closestMatch, editDistance } from "./config/closest-match.ts";
-export { describeConfigIssues } from "./config/config-issues.ts";
-export * from "./datasets/index.ts";
+export type { ModelClient } from "./client/model-client.ts";
+export { SamplingArgs } from "./client/model-client.ts";
+export { OpenAIModelClient, type OpenAIModelClientOptions } from "./client/openai-model-client.ts";
+export { Dataset, type FromRowsOptions } from "./datasets/dataset.ts";
+export { DatasetRow } from "./datasets/dataset-row.ts";
+export { loadDataset } from "./datasets/load-dataset.ts";
+export { loadJson } from "./datasets/load-json.ts";
+export { loadJsonl } from "./datasets/load-jsonl.ts";
+export { loadParquet } from "./datasets/load-parquet.ts";
+export { seededShuffle } from "./datasets/seeded-shuffle.ts";
 export { EnvGroup, type EnvGroupOptions } from "./envs/env-group.ts";
-export {
-  type CleanupFn,
-  type DatasetSource,
-  Environment,
-  type EnvironmentOptions,
-  type Inputs,
-  type InputsOptions,
-  type RolloutContext,
-  type TeardownFn,
-} from "./envs/environment.ts";
+export { Environment, type EnvironmentOptions } from "./envs/environment.ts";
 export {
   type EnvResponse,
   MultiTurnEnv,
   type MultiTurnEnvOptions,
   type StopCheck,
 } from "./envs/multi-turn-env.ts";
-export { type Hook, OrderedHooks } from "./envs/ordered-hooks.ts";
 export { SingleTurnEnv, type SingleTurnEnvOptions } from "./envs/single-turn-env.ts";
 export { type StatefulTool, StatefulToolEnv, type StatefulToolEnvOptions } from "./envs/stateful-tool-env.ts";
+export { type ToolCallContext, ToolEnv, type ToolEnvOptions } from "./envs/tool-env.ts";
 export {
-  type AnyTool,
-  type ErrorClass,
-  type ToolCallContext,
-  ToolEnv,
-  type ToolEnvOptions,
-} from "./envs/tool-env.ts";
-export * from "./errors.ts";
-export {
-  type EvaluateOptions,
-  type EvaluateProgress,
-  type EvaluateResult,
-  evaluate,
-  type SaveOptions,
-} from "./generate/evaluate.ts";
-export { type GenerateOptions, type GenerateResult, generate, groupByExample } from "./generate/generate.ts";
-export { Slots } from "./generate/slots.ts";
+  CancelledError,
+  ConfigError,
+  DatasetError,
+  EnvArgsError,
+  InfraError,
+  ModelError,
+  RolloutError,
+  SandboxError,
+  SystemError,
+  ToolCallError,
+  ToolError,
+  UserError,
+  VfError,
+} from "./errors.ts";
+export { type EvaluateOptions, type EvaluateResult, evaluate } from "./generate/evaluate.ts";
+export { type GenerateOptions, type GenerateResult, generate } from "./generate/generate.ts";
 export {
   defineEnvironment,
   type EnvironmentDefinition,
   type LoadEnvironmentFn,
 } from "./loading/define-environment.ts";
-export { EnvManifest, EnvPackageJson } from "./loading/env-manifest.ts";
 export {
-  type FindOptions,
-  type FoundEnvironment,
-  findEnvironment,
-  listEnvironments,
-  managedEnvironmentsDir,
-  parseEnvId,
-} from "./loading/find-environment.ts";
-export {
-  entryFile,
-  type LoadedEnvironment,
-  type LoadOptions,
-  loadEnvironmentById,
-} from "./loading/load-environment.ts";
-export * from "./messages/message.ts";
-export * from "./parsers/index.ts";
-export * from "./results/index.ts";
-export { type CreateStateOptions, createState } from "./rollout/create-state.ts";
-export { errorData } from "./rollout/error-data.ts";
-export { recordError } from "./rollout/record-error.ts";
+  AssistantMessage,
+  assistantMessages,
+  Content,
+  contentText,
+  lastAssistantText,
+  Message,
+  Messages,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+} from "./messages/message.ts";
+export { extractBoxedAnswer } from "./parsers/boxed-answer.ts";
+export { extractHashAnswer } from "./parsers/hash-answer.ts";
+export { MaybeThinkParser } from "./parsers/maybe-think-parser.ts";
+export { Parser, type ParserOptions } from "./parsers/parser.ts";
+export { ThinkParser, textAfterThink } from "./parsers/think-parser.ts";
+export { XMLParser, type XMLParserOptions } from "./parsers/xml-parser.ts";
+export type { TrajectoryStep } from "./results/rollout-record.ts";
 export type { Info, RolloutInput } from "./rollout/rollout-input.ts";
-export type { PhaseTimes, RolloutState, TurnRecord } from "./rollout/rollout-state.ts";
-export { usageOf } from "./rollout/rollout-state.ts";
-export { type ToRecordOptions, toRecord } from "./rollout/to-record.ts";
-export { DEFAULT_JUDGE_PROMPT, JudgeRubric, type JudgeRubricOptions } from "./rubrics/judge-rubric.ts";
+export type { RolloutState } from "./rollout/rollout-state.ts";
+export { JudgeRubric, type JudgeRubricOptions } from "./rubrics/judge-rubric.ts";
 export { lcsRatio } from "./rubrics/lcs-ratio.ts";
-export { answersEquivalent, extractFinalAnswer, normalizeAnswer } from "./rubrics/math-answer.ts";
-export { correctAnswer, MathRubric, type MathRubricOptions } from "./rubrics/math-rubric.ts";
+export { MathRubric, type MathRubricOptions } from "./rubrics/math-rubric.ts";
 export type { GroupRewardFn, RewardContext, RewardFn } from "./rubrics/reward-context.ts";
-export {
-  type AddOptions,
-  type GroupRewardSpec,
-  type RewardSpec,
-  Rubric,
-  type RubricFunction,
-  type RubricOptions,
-} from "./rubrics/rubric.ts";
+export { type AddOptions, Rubric, type RubricOptions } from "./rubrics/rubric.ts";
 export { RubricGroup } from "./rubrics/rubric-group.ts";
-export { type Score, Scorer } from "./rubrics/scorer.ts";
-export * from "./tools/tool.ts";
+export { type Tool, type ToolOptions, tool } from "./tools/tool.ts";

@@ -23,7 +23,8 @@
 import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type Environment, findEnvironment, loadEnvironmentById } from "@vf/core";
+import type { Environment } from "@vf-rl/core";
+import { findEnvironment, loadEnvironmentById } from "@vf-rl/core/loading";
 import {
   BASE_MODEL_DIR,
   type BatchItem,
@@ -33,7 +34,7 @@ import {
   Rng,
   runSft,
   tokenizer,
-} from "@vf/engine";
+} from "@vf-rl/engine";
 
 /** The architecture of the base model: small, so it samples fast on two cores. */
 export const BASE_CONFIG = {

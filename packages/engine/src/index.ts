@@ -1,5 +1,5 @@
 /**
- * @vf/engine: a small decoder-only transformer in TypeScript with hand-written forward and backward
+ * @vf-rl/engine: a small decoder-only transformer in TypeScript with hand-written forward and backward
  * passes, a byte-level chat tokenizer, AdamW, batched sampling with logprobs, safetensors
  * checkpoints, and the trainer protocol (forwardBackward, optimStep, saveWeights, sample).
  */

@@ -1,7 +1,7 @@
 /**
- * @vf/hub: the Environments Hub server (HTTP API, npm registry protocol, web pages) over a database
+ * @vf-rl/hub: the Environments Hub server (HTTP API, npm registry protocol, web pages) over a database
  * (PGlite or PostgreSQL) and a blob store (folder or S3), plus the package format shared with the
- * client. The client the CLI calls is the `@vf/hub/client` subpath.
+ * client. The client the CLI calls is the `@vf-rl/hub/client` subpath.
  */
 
 export { HubErrorCode, STATUS_OF } from "./api/error-code.ts";

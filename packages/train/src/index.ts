@@ -1,5 +1,5 @@
 /**
- * @vf/train: reinforcement learning on any vf environment. The RL loop (prompts → rollouts by the
+ * @vf-rl/train: reinforcement learning on any vf environment. The RL loop (prompts → rollouts by the
  * environment against an OpenAI-compatible inference server → rewards → group-relative advantages
  * → training items → forwardBackward/optimStep through the trainer protocol → saveWeights → the
  * inference server loads them), its TOML config, the trainer protocol over HTTP, checkpoints and

@@ -1,5 +1,5 @@
 // A single-turn environment with any number of rows, for measuring vf eval's own overhead.
-import { Dataset, defineEnvironment, lastAssistantText, Rubric, SingleTurnEnv } from "@vf/core";
+import { Dataset, defineEnvironment, lastAssistantText, Rubric, SingleTurnEnv } from "@vf-rl/core";
 import { z } from "zod";
 
 export const loadEnvironment = defineEnvironment({

@@ -2,7 +2,7 @@
  * A trial run of the sandbox: start one, run a line of code, stop it. Environments call it when they
  * load, so a machine that cannot confine code is refused before any rollout starts.
  */
-import { SandboxError } from "@vf/core";
+import { SandboxError } from "@vf-rl/core";
 import { PythonSandbox } from "./python-sandbox.ts";
 import { createSandboxFolder, removeSandboxFolder } from "./sandbox-folder.ts";
 import type { SandboxOptions } from "./sandbox-options.ts";

@@ -3,7 +3,7 @@
 import { chmod, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SandboxError } from "@vf/core";
+import { SandboxError } from "@vf-rl/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxProcesses } from "../testing/sandbox-processes.ts";
 import { checkSandbox } from "./check-sandbox.ts";

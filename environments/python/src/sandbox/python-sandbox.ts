@@ -13,7 +13,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { SandboxError } from "@vf/core";
+import { SandboxError } from "@vf-rl/core";
 import type { RunResult, WorkerAnswer } from "./run-result.ts";
 import { WorkerAnswer as WorkerAnswerSchema } from "./run-result.ts";
 import { sandboxCommand } from "./sandbox-command.ts";

@@ -6,7 +6,7 @@
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { SandboxError } from "@vf/core";
+import { SandboxError } from "@vf-rl/core";
 import type { SandboxOptions } from "./sandbox-options.ts";
 
 /** The namespaces every sandbox gets: its own users, mounts, processes, network, IPC and host name. */

@@ -2,7 +2,7 @@
  * `vf eval <env> -m scripted -b <url> ... --json` against a scripted OpenAI-compatible server that
  * lives for the one run: how an environment package shows its reward's range end to end.
  */
-import { type ScriptedRequest, type ScriptedServerOptions, startScriptedServer } from "@vf/core/testing";
+import { type ScriptedRequest, type ScriptedServerOptions, startScriptedServer } from "@vf-rl/core/testing";
 import { type RunVfOptions, runVf, type VfResult } from "./run-vf.ts";
 
 export interface EvalScriptedOptions extends RunVfOptions {

@@ -14,8 +14,8 @@ let project: string;
 beforeAll(async () => {
   // A user's project: vf installed, one environment in ./environments, one installed package.
   project = await mkdtemp(join(tmpdir(), "vf-load-"));
-  await mkdir(join(project, "node_modules", "@vf"), { recursive: true });
-  await symlink(corePackage, join(project, "node_modules", "@vf", "core"));
+  await mkdir(join(project, "node_modules", "@vf-rl"), { recursive: true });
+  await symlink(corePackage, join(project, "node_modules", "@vf-rl", "core"));
   await symlink(
     resolve(corePackage, "..", "..", "node_modules", "zod"),
     join(project, "node_modules", "zod"),

@@ -30,7 +30,7 @@ describe("RunWriter under SIGKILL", () => {
     const dir = await mkdtemp(join(tmpdir(), "vf-kill-"));
     const script = join(dir, "child.mts");
     await writeFile(script, childScript(join(dir, "run")));
-    const child = spawn(process.execPath, ["--import", "tsx", script], {
+    const child = spawn(process.execPath, ["--conditions=vf-source", "--import", "tsx", script], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     await new Promise<void>((resolve, reject) => {

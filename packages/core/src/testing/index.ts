@@ -1,4 +1,4 @@
-/** @vf/core/testing: a scripted OpenAI-compatible server and reply scripts, for offline tests. */
+/** @vf-rl/core/testing: a scripted OpenAI-compatible server and reply scripts, for offline tests. */
 
 export { type ReferenceRepliesOptions, referenceReplies } from "./reference-replies.ts";
 export {

@@ -204,7 +204,7 @@ describe("scripted-server-main", () => {
     const main = fileURLToPath(new URL("./scripted-server-main.ts", import.meta.url));
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", main, "--reply", "fixed:from another process"],
+      ["--conditions=vf-source", "--import", "tsx", main, "--reply", "fixed:from another process"],
       {
         stdio: ["ignore", "pipe", "inherit"],
       },

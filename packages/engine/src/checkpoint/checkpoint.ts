@@ -23,7 +23,7 @@ export async function saveCheckpoint(dir: string, config: ModelConfig, params: F
     shape: spec.shape,
     data: params.subarray(spec.offset, spec.offset + spec.size),
   }));
-  await writeAtomically(join(dir, WEIGHTS_FILE), encodeSafetensors(tensors, { producer: "@vf/engine" }));
+  await writeAtomically(join(dir, WEIGHTS_FILE), encodeSafetensors(tensors, { producer: "@vf-rl/engine" }));
   await writeAtomically(join(dir, CONFIG_FILE), `${JSON.stringify(config, null, 2)}\n`);
 }
 

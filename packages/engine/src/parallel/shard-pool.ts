@@ -3,9 +3,10 @@
  * its gradient into its own shared buffer; the main thread adds those buffers in worker order, so a
  * run is bit-for-bit repeatable for a given thread count.
  *
- * The engine runs from TypeScript source, so each worker first registers tsx's loader (on Node 20 a
- * worker does not inherit the loader of the thread that started it), then imports shard-worker.ts.
- * That works the same under `tsx`, vitest and plain node.
+ * Built, the engine's workers import shard-worker.js. Run from TypeScript source (inside vf's
+ * repository), each worker first registers tsx's loader (on Node 20 a worker does not inherit the
+ * loader of the thread that started it), then imports shard-worker.ts; that works the same under
+ * `tsx`, vitest and plain node.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -76,7 +77,8 @@ export class ShardPool {
         "worker threads need the parameters on shared memory: allocate them with allocFloats(..., true)",
       );
     }
-    const url = new URL("./shard-worker.ts", import.meta.url);
+    const fromSource = import.meta.url.endsWith(".ts");
+    const url = new URL(fromSource ? "./shard-worker.ts" : "./shard-worker.js", import.meta.url);
     const grads: Float32Array[] = [];
     const workers = await Promise.all(
       Array.from({ length: count }, () => {
@@ -87,7 +89,9 @@ export class ShardPool {
           params: params.buffer as SharedArrayBuffer,
           grads: g.buffer as SharedArrayBuffer,
         };
-        const worker = new Worker(bootstrap(url), { eval: true, workerData: data, execArgv: [] });
+        const worker = fromSource
+          ? new Worker(bootstrap(url), { eval: true, workerData: data, execArgv: [] })
+          : new Worker(url, { workerData: data, execArgv: [] });
         return new Promise<Worker>((resolve, reject) => {
           const fail = (error: Error): void => {
             reject(

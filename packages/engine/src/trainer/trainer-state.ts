@@ -31,7 +31,7 @@ export async function saveTrainerState(
       { name: "adam.m", shape: [P], data: optimizer.m },
       { name: "adam.v", shape: [P], data: optimizer.v },
     ],
-    { producer: "@vf/engine", step: String(optimizer.step) },
+    { producer: "@vf-rl/engine", step: String(optimizer.step) },
   );
   const path = join(dir, OPTIMIZER_FILE);
   const tmp = `${path}.tmp-${process.pid}`;

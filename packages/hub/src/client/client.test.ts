@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findEnvironment } from "@vf/core";
+import { findEnvironment } from "@vf-rl/core/loading";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningHub, startHub } from "../server/start-hub.ts";
 import { writeSamplePackage } from "../testing/test-hub.ts";

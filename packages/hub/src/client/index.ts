@@ -1,5 +1,5 @@
 /**
- * @vf/hub/client: what `vf login`, `vf whoami`, `vf env ...` and `vf eval push` call. Each function
+ * @vf-rl/hub/client: what `vf login`, `vf whoami`, `vf env ...` and `vf eval push` call. Each function
  * takes an options object with a `HubClient` and returns data; none prints.
  */
 

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { managedEnvironmentsDir } from "@vf/core";
+import { managedEnvironmentsDir } from "@vf-rl/core/loading";
 import type { VersionInfo } from "../api/schemas/env-schemas.ts";
 import { parseEnvSpec } from "./env-spec.ts";
 import type { HubClient } from "./hub-client.ts";

@@ -5,7 +5,8 @@
  * holds, and a complete report is left as it is.
  */
 import { basename } from "node:path";
-import { findEnvironment, readRun } from "@vf/core";
+import { findEnvironment } from "@vf-rl/core/loading";
+import { readRun } from "@vf-rl/core/results";
 import type { ReportInfo } from "../api/schemas/report-schemas.ts";
 import { HubError } from "../hub-error.ts";
 import { collectPackageFiles } from "../package/collect-files.ts";

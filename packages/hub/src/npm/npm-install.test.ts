@@ -92,10 +92,10 @@ describe("npm install from the Hub", () => {
       integrity: expect.stringMatching(/^sha512-/),
       shasum: expect.stringMatching(/^[0-9a-f]{40}$/),
     });
-    expect(encoded.versions["1.0.0"].peerDependenciesMeta).toEqual({ "@vf/core": { optional: true } });
+    expect(encoded.versions["1.0.0"].peerDependenciesMeta).toEqual({ "@vf-rl/core": { optional: true } });
   });
 
-  it("installs a public environment with the real npm client, the optional @vf/core peer left alone", async () => {
+  it("installs a public environment with the real npm client, the optional @vf-rl/core peer left alone", async () => {
     const result = await npmInstall("@admin/echo");
     expect(result.output).not.toMatch(/ERR!/);
     expect(result.ok).toBe(true);
@@ -105,7 +105,7 @@ describe("npm install from the Hub", () => {
     expect(installed.version).toBe("1.1.0");
     const lock = JSON.parse(readFileSync(join(result.dir, "package-lock.json"), "utf8"));
     expect(lock.packages["node_modules/@admin/echo"].integrity).toMatch(/^sha512-/);
-    expect(lock.packages).not.toHaveProperty("node_modules/@vf/core");
+    expect(lock.packages).not.toHaveProperty("node_modules/@vf-rl/core");
   }, 120_000);
 
   it("installs a pinned version", async () => {

@@ -1,9 +1,9 @@
 /**
  * Reads and checks the package.json of an environment package for the Hub: the `vf` field by core's
  * `EnvPackageJson` schema, plus what the Hub needs on top (a semver version, a name it can serve as
- * `@owner/name`, `@vf/core` as an optional peer). Every message names the field at fault.
+ * `@owner/name`, `@vf-rl/core` as an optional peer). Every message names the field at fault.
  */
-import { EnvPackageJson } from "@vf/core";
+import { EnvPackageJson } from "@vf-rl/core/loading";
 import semver from "semver";
 import { HubError } from "../hub-error.ts";
 import type { PackageFile } from "./content-hash.ts";
@@ -65,9 +65,9 @@ export function checkManifest(json: Record<string, unknown>): PackageManifest {
     );
   }
   const deps = json.dependencies as Record<string, unknown> | undefined;
-  if (deps && typeof deps === "object" && "@vf/core" in deps) {
+  if (deps && typeof deps === "object" && "@vf-rl/core" in deps) {
     throw fieldError(
-      "dependencies.@vf/core",
+      "dependencies.@vf-rl/core",
       'must not be a dependency: move it to "peerDependencies" and mark it optional in "peerDependenciesMeta"',
     );
   }

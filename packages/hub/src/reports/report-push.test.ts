@@ -66,7 +66,7 @@ describe("eval reports", () => {
       metadata: {},
       row_count: 6,
     });
-    const { readRun } = await import("@vf/core");
+    const { readRun } = await import("@vf-rl/core/results");
     const { records } = await readRun(dir);
     await client.uploadRows(opened.id, 0, records.slice(0, 2));
     await expect(client.finalizeReport(opened.id)).rejects.toMatchObject({

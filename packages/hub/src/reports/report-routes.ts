@@ -3,7 +3,7 @@
  * id), upload rows in chunks (resumable: rows already stored are kept), finalize, read, and the
  * per-environment list and leaderboard. A report is visible exactly when its environment is.
  */
-import { RolloutRecord } from "@vf/core";
+import { RolloutRecord } from "@vf-rl/core/results";
 import type { Context } from "hono";
 import { decodeCursor, paginate } from "../api/cursor.ts";
 import { parseWith, type RouteTable } from "../api/route-table.ts";

@@ -153,8 +153,8 @@ describe("security", () => {
       [{ name: "m", version: "one", vf: { id: "m" } }, "version"],
       [{ name: "m", version: "1.0.0", vf: { id: "m", numExamples: "ten" } }, "vf.numExamples"],
       [
-        { name: "m", version: "1.0.0", vf: { id: "m" }, dependencies: { "@vf/core": "*" } },
-        "dependencies.@vf/core",
+        { name: "m", version: "1.0.0", vf: { id: "m" }, dependencies: { "@vf-rl/core": "*" } },
+        "dependencies.@vf-rl/core",
       ],
     ];
     for (const [json, field] of cases) {

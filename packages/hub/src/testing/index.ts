@@ -1,5 +1,5 @@
 /**
- * @vf/hub/testing: helpers for testing against a Hub offline: an in-process Hub, sample packages and
+ * @vf-rl/hub/testing: helpers for testing against a Hub offline: an in-process Hub, sample packages and
  * runs, hand-made tar entries, and a throwaway PostgreSQL server.
  */
 

@@ -90,8 +90,8 @@ export function samplePackage(
     type: "module",
     main: "index.js",
     vf: { id: name, description: `The ${name} environment`, tags: ["test", "sample"] },
-    peerDependencies: { "@vf/core": "*" },
-    peerDependenciesMeta: { "@vf/core": { optional: true } },
+    peerDependencies: { "@vf-rl/core": "*" },
+    peerDependenciesMeta: { "@vf-rl/core": { optional: true } },
   };
   const files: Record<string, string> = {
     "package.json": `${JSON.stringify(json, null, 2)}\n`,

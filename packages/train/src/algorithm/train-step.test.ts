@@ -5,7 +5,7 @@ import {
   renderChat,
   type Trainer,
   tokenizer,
-} from "@vf/engine";
+} from "@vf-rl/engine";
 import { afterEach, describe, expect, it } from "vitest";
 import { trainStep } from "./train-step.ts";
 import { rolloutItems } from "./training-items.ts";

@@ -8,8 +8,8 @@
  * turns the sum of the calls' means into the batch mean, as the policy-gradient losses are linear
  * in the advantage. Entropy, mismatch KL and the masked share are averaged with the same weights.
  */
-import { UserError } from "@vf/core";
-import type { AdamParamsInput, BatchItem, LossInput, Trainer } from "@vf/engine";
+import { UserError } from "@vf-rl/core";
+import type { AdamParamsInput, BatchItem, LossInput, Trainer } from "@vf-rl/engine";
 
 /** What a step reports. */
 export interface StepTrainResult {

@@ -1,4 +1,4 @@
-import type { TrajectoryStep } from "@vf/core";
+import type { TrajectoryStep } from "@vf-rl/core";
 import { describe, expect, it } from "vitest";
 import { rolloutItems } from "./training-items.ts";
 

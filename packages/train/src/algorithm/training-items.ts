@@ -10,8 +10,8 @@
  * Only sampled tokens are trained (mask 1); they carry the sampler's logprob and the rollout's
  * advantage, every other position 0.
  */
-import type { TrajectoryStep } from "@vf/core";
-import type { BatchItem } from "@vf/engine";
+import type { TrajectoryStep } from "@vf-rl/core";
+import type { BatchItem } from "@vf-rl/engine";
 
 /** Why a rollout gave no training items. */
 export type NoItemsReason = "no_tokens" | "no_logprobs" | "empty";

@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { BASE_MODEL_DIR, CONFIG_FILE } from "@vf/engine";
+import { BASE_MODEL_DIR, CONFIG_FILE } from "@vf-rl/engine";
 
 /** The base model's checkpoint folder, when this build ships one. */
 export function builtinBaseModel(): string | undefined {

@@ -6,7 +6,7 @@
  * A flag followed by another flag or by nothing is `true`.
  */
 
-import { ConfigError } from "@vf/core";
+import { ConfigError } from "@vf-rl/core";
 import { parse as parseToml } from "smol-toml";
 
 /** One `--key.path value` from the command line. */

@@ -3,7 +3,7 @@
  * had, what was expected; for an unknown key, the nearest key of the same table, or the table where
  * a key of that name lives (`temperature` at the top → `sampling.temperature`).
  */
-import { closestMatch } from "@vf/core";
+import { closestMatch } from "@vf-rl/core/config";
 import type { z } from "zod";
 
 /** One message per schema issue, each starting with where the key came from (the file, or its --flag). */

@@ -1,7 +1,8 @@
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, loadEnvironmentById } from "@vf/core";
+import { ConfigError } from "@vf-rl/core";
+import { loadEnvironmentById } from "@vf-rl/core/loading";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VOWELS_ENV } from "../testing/index.ts";
 import { parseOverrides } from "./config-overrides.ts";

@@ -6,7 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { ConfigError, EnvironmentNotFoundError, findEnvironment } from "@vf/core";
+import { ConfigError } from "@vf-rl/core";
+import { EnvironmentNotFoundError } from "@vf-rl/core/errors";
+import { findEnvironment } from "@vf-rl/core/loading";
 import { parse as parseToml } from "smol-toml";
 import { builtinBaseModel } from "./builtin-base-model.ts";
 import { applyOverrides, type ConfigOverride } from "./config-overrides.ts";

@@ -5,13 +5,8 @@
  * many groups all fail or all pass, whether rewards are binary, truncation and errors, and whether
  * the server returns the token ids training needs. The advice follows from those numbers.
  */
-import {
-  type Environment,
-  generate,
-  type ModelClient,
-  type RolloutRecord,
-  type SamplingArgs,
-} from "@vf/core";
+import { type Environment, generate, type ModelClient, type SamplingArgs } from "@vf-rl/core";
+import type { RolloutRecord } from "@vf-rl/core/results";
 import { meanStd } from "../algorithm/advantages.ts";
 import { rewardInterval } from "../run/evaluate-policy.ts";
 import { completionTokens } from "../run/step-metrics.ts";

@@ -4,8 +4,9 @@
  * the engine's own server, started in this process on a loopback port; with a URL, an external one.
  * Either way the loop talks to it only over HTTP, as it would to vLLM.
  */
-import { OpenAIModelClient, resolveApiKey, SystemError, UserError } from "@vf/core";
-import { BUILTIN_MODEL_NAME, EngineError, startEngineServer } from "@vf/engine";
+import { OpenAIModelClient, SystemError, UserError } from "@vf-rl/core";
+import { resolveApiKey } from "@vf-rl/core/client";
+import { BUILTIN_MODEL_NAME, EngineError, startEngineServer } from "@vf-rl/engine";
 
 /** A server to sample from, and how to change its weights. */
 export interface InferenceEndpoint {

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadEnvironmentById, UserError } from "@vf/core";
+import { UserError } from "@vf-rl/core";
+import { loadEnvironmentById } from "@vf-rl/core/loading";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeAdvantages } from "../algorithm/advantages.ts";
 import { lengthPenalties } from "../algorithm/length-penalty.ts";

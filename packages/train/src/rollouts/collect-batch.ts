@@ -8,14 +8,14 @@
 import {
   type Environment,
   generate,
-  type ModelResponse,
   type RolloutInput,
-  type RolloutRecord,
   type RolloutState,
   type SamplingArgs,
   UserError,
-} from "@vf/core";
-import type { BatchItem } from "@vf/engine";
+} from "@vf-rl/core";
+import type { ModelResponse } from "@vf-rl/core/client";
+import type { RolloutRecord } from "@vf-rl/core/results";
+import type { BatchItem } from "@vf-rl/engine";
 import { computeAdvantages } from "../algorithm/advantages.ts";
 import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-filter.ts";
 import { type LengthPenaltyWeights, lengthPenalties } from "../algorithm/length-penalty.ts";

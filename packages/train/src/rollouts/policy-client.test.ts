@@ -1,4 +1,5 @@
-import type { ChatRequest, ModelClient, ModelResponse } from "@vf/core";
+import type { ModelClient } from "@vf-rl/core";
+import type { ChatRequest, ModelResponse } from "@vf-rl/core/client";
 import { describe, expect, it } from "vitest";
 import { PolicyClient } from "./policy-client.ts";
 

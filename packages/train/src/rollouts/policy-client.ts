@@ -14,7 +14,8 @@
  *
  * One `PolicyClient` serves a run; `forGroup` makes the per-group view handed to `generate`.
  */
-import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "@vf/core";
+import type { ModelClient } from "@vf-rl/core";
+import type { ChatCallOptions, ChatRequest, ModelResponse } from "@vf-rl/core/client";
 
 /** Options of a PolicyClient. */
 export interface PolicyClientOptions {

@@ -1,4 +1,4 @@
-import type { RolloutInput } from "@vf/core";
+import type { RolloutInput } from "@vf-rl/core";
 import { describe, expect, it } from "vitest";
 import { PromptSource } from "./prompt-source.ts";
 

@@ -5,7 +5,7 @@
  * the generator's state are data (`PromptSourceState`), saved in every checkpoint, so a resumed run
  * draws the same prompts as an unbroken one.
  */
-import { type RolloutInput, seededShuffle } from "@vf/core";
+import { type RolloutInput, seededShuffle } from "@vf-rl/core";
 import { z } from "zod";
 import { mixSeed } from "./policy-client.ts";
 import { RngState, TrainRng } from "./train-rng.ts";

@@ -4,7 +4,7 @@
  * (overridden by [eval.sampling]) and a seed fixed per policy version, so a resumed run's
  * evaluations repeat the unbroken run's.
  */
-import { evaluate, type SamplingArgs } from "@vf/core";
+import { evaluate, type SamplingArgs } from "@vf-rl/core";
 import type { EvalConfig } from "../config/train-config.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
 import { mixSeed, type PolicyClient } from "../rollouts/policy-client.ts";

@@ -3,8 +3,9 @@
  * trainer (the engine in this process, or a `vf trainer serve` server), each failure turned into
  * one line saying what to fix.
  */
-import { loadEnvironmentById, type RolloutInput, UserError } from "@vf/core";
-import { createLocalTrainer, EngineError, type Trainer, tokenizer } from "@vf/engine";
+import { type RolloutInput, UserError } from "@vf-rl/core";
+import { loadEnvironmentById } from "@vf-rl/core/loading";
+import { createLocalTrainer, EngineError, type Trainer, tokenizer } from "@vf-rl/engine";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
 import { HttpTrainer } from "../trainers/http-trainer.ts";

@@ -7,8 +7,8 @@
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { UserError } from "@vf/core";
-import type { Trainer } from "@vf/engine";
+import { UserError } from "@vf-rl/core";
+import type { Trainer } from "@vf-rl/engine";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { PromptSourceState } from "../rollouts/prompt-source.ts";
 import { linkOrCopy } from "./link-or-copy.ts";

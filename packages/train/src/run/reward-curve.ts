@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { UserError } from "@vf/core";
+import { UserError } from "@vf-rl/core";
 import { readMetrics } from "./metrics-log.ts";
 import type { EvalRow, MetricsRow, TrainRow } from "./metrics-row.ts";
 import type { RunLayout } from "./run-layout.ts";

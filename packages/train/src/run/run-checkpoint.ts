@@ -16,7 +16,7 @@
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CONFIG_FILE, type Trainer, WEIGHTS_FILE } from "@vf/engine";
+import { CONFIG_FILE, type Trainer, WEIGHTS_FILE } from "@vf-rl/engine";
 import { z } from "zod";
 import { PromptSourceState } from "../rollouts/prompt-source.ts";
 import { linkOrCopy } from "./link-or-copy.ts";

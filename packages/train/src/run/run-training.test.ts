@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { UserError } from "@vf/core";
-import { startEngineServer } from "@vf/engine";
+import { UserError } from "@vf-rl/core";
+import { startEngineServer } from "@vf-rl/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
 import { tinyRunConfig, writeTinyModel } from "../testing/index.ts";

@@ -8,8 +8,8 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { CancelledError } from "@vf/core";
-import type { Trainer } from "@vf/engine";
+import { CancelledError } from "@vf-rl/core";
+import type { Trainer } from "@vf-rl/engine";
 import { stringify as stringifyToml } from "smol-toml";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import {

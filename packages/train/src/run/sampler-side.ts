@@ -8,7 +8,7 @@
  * Which policy samples which batch is fixed by b alone, never by timing, so every run of a config
  * (and every resumed run) samples the same tokens.
  */
-import type { SamplingArgs } from "@vf/core";
+import type { SamplingArgs } from "@vf-rl/core";
 import type { DifficultyThresholds } from "../algorithm/difficulty-filter.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { InferenceEndpoint } from "../inference/inference-endpoint.ts";

@@ -2,7 +2,7 @@
  * The metrics.jsonl row of one step, from the batch it trained on, what the trainer reported and
  * where the time went.
  */
-import type { RolloutRecord } from "@vf/core";
+import type { RolloutRecord } from "@vf-rl/core/results";
 import { meanStd } from "../algorithm/advantages.ts";
 import type { StepTrainResult } from "../algorithm/train-step.ts";
 import type { CollectedBatch, TrainEnv } from "../rollouts/collect-batch.ts";

@@ -6,7 +6,7 @@
  * run stops early, so no finished step is lost.
  */
 import { rm } from "node:fs/promises";
-import { type LossInput, type LrSchedule, learningRateAt, type Trainer } from "@vf/engine";
+import { type LossInput, type LrSchedule, learningRateAt, type Trainer } from "@vf-rl/engine";
 import { trainStep } from "../algorithm/train-step.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { PromptSourceState } from "../rollouts/prompt-source.ts";

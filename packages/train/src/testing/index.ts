@@ -1,10 +1,10 @@
 /**
- * @vf/train/testing: what the train package's tests use, for tests of code built on it: the path
+ * @vf-rl/train/testing: what the train package's tests use, for tests of code built on it: the path
  * of the toy `vowels` environment (a tiny fresh model learns it in a few dozen steps) and a config
  * of a tiny run on it.
  */
 import { fileURLToPath } from "node:url";
-import { initParameters, parameterCount, parseModelConfig, saveCheckpoint, tokenizer } from "@vf/engine";
+import { initParameters, parameterCount, parseModelConfig, saveCheckpoint, tokenizer } from "@vf-rl/engine";
 import type { TrainConfigInput } from "../config/train-config.ts";
 
 /** Folder of the `vowels` environment package: reward = share of vowels in what the model writes. */

@@ -4,7 +4,7 @@
  * protocol's schemas on both sides. A refused request (400) is a UserError carrying the server's
  * message; an unreachable or failing server is a SystemError.
  */
-import { SystemError, UserError } from "@vf/core";
+import { SystemError, UserError } from "@vf-rl/core";
 import type {
   AdamParamsInput,
   Batch,
@@ -16,7 +16,7 @@ import type {
   SampleResult,
   SaveWeightsResult,
   Trainer,
-} from "@vf/engine";
+} from "@vf-rl/engine";
 import type { z } from "zod";
 import { ErrorResponse, HealthResponse, TRAINER_ROUTES, type TrainerRoute } from "./trainer-wire.ts";
 

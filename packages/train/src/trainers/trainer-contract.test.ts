@@ -1,4 +1,4 @@
-import { type BatchItem, createLocalTrainer, renderChat, tokenizer } from "@vf/engine";
+import { type BatchItem, createLocalTrainer, renderChat, tokenizer } from "@vf-rl/engine";
 import { describe, expect, it } from "vitest";
 import { HttpTrainer } from "./http-trainer.ts";
 import { describeTrainerContract, TINY_CONFIG } from "./trainer.contract.ts";

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { EngineError, type ModelConfig, type Trainer } from "@vf/engine";
+import { EngineError, type ModelConfig, type Trainer } from "@vf-rl/engine";
 import type { z } from "zod";
 import { type ErrorResponse, HealthResponse, TRAINER_ROUTES, type TrainerRoute } from "./trainer-wire.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The trainer protocol over HTTP: one POST route per primitive, whose request and response bodies
- * are the protocol's own zod schemas (from @vf/engine), so client and server validate the very same
+ * are the protocol's own zod schemas (from @vf-rl/engine), so client and server validate the very same
  * shapes the in-process trainer takes. Errors come back as `{ "error": { "type", "message" } }`
  * with 400 (the request was wrong: a bad batch, a missing checkpoint) or 500 (the trainer failed).
  *
@@ -17,7 +17,7 @@ import {
   SampleRequest,
   SampleResult,
   SaveWeightsResult,
-} from "@vf/engine";
+} from "@vf-rl/engine";
 import { z } from "zod";
 
 /** Body of /forward_backward and /forward. */

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BatchItem, renderChat, type Trainer, tokenizer } from "@vf/engine";
+import { type BatchItem, renderChat, type Trainer, tokenizer } from "@vf-rl/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** A backend under test: a trainer on a fresh model of `TINY_CONFIG` with seed 7, and how to stop it. */

@@ -3,8 +3,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type EngineServer, startEngineServer } from "@vf/engine";
-import { VOWELS_ENV, writeTinyModel } from "@vf/train/testing";
+import { type EngineServer, startEngineServer } from "@vf-rl/engine";
+import { VOWELS_ENV, writeTinyModel } from "@vf-rl/train/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf } from "../../testing/index.ts";
 

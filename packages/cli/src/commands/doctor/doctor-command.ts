@@ -57,8 +57,8 @@ Examples:
   vf doctor gsm8k -m gpt-4.1-mini -n 20 -r 8   an API model (OPENAI_API_KEY)`,
     )
     .action(async (envId: string, flags: DoctorFlags) => {
-      const { loadEnvironmentById } = await import("@vf/core");
-      const { formatDoctorReport, runDoctor } = await import("@vf/train");
+      const { loadEnvironmentById } = await import("@vf-rl/core/loading");
+      const { formatDoctorReport, runDoctor } = await import("@vf-rl/train");
       const { connectModel } = await import("../eval/connect-model.ts");
       const { EvalSpec } = await import("../eval/eval-spec.ts");
       const sampling: Record<string, unknown> = { ...flags.samplingArgs };

@@ -40,7 +40,7 @@ Examples:
   vf env install ada/gsm8k -g && vf eval ada/gsm8k -n 5`,
     )
     .action(async (ids: string[], flags: InstallFlags) => {
-      const { managedEnvironmentsDir } = await import("@vf/core");
+      const { managedEnvironmentsDir } = await import("@vf-rl/core/loading");
       const hub = await loadHubClient();
       const client = await connectHub(flags);
       const installed = [];

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { UserError } from "@vf/core/errors";
+import { UserError } from "@vf-rl/core/errors";
 import { type Command, Option } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { formatBytes, shortHash, textTable } from "../hub/format-listing.ts";

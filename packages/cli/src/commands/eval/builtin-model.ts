@@ -3,8 +3,8 @@
  * on the shipped base model, started in this process on a free loopback port and spoken to over
  * HTTP like any other endpoint, so its rollouts carry vLLM's token fields when asked.
  */
-import { OpenAIModelClient } from "@vf/core";
-import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf/engine";
+import { OpenAIModelClient } from "@vf-rl/core";
+import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine";
 import { startServerForCli } from "../serve/start-server.ts";
 import type { ConnectedModel } from "./connect-model.ts";
 

@@ -5,17 +5,17 @@
  * or a rejected key stops the command with one line instead of failing every rollout.
  */
 import { existsSync } from "node:fs";
+import type { ModelClient } from "@vf-rl/core";
 import {
   ApiKeyRejectedError,
   createReplicaClient,
   type EndpointAddress,
-  EndpointUnreachableError,
   loadEndpointRegistry,
-  type ModelClient,
   type ReplicaClient,
   resolveApiKey,
   resolveModel,
-} from "@vf/core";
+} from "@vf-rl/core/client";
+import { EndpointUnreachableError } from "@vf-rl/core/errors";
 import { startBuiltinModel } from "./builtin-model.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 

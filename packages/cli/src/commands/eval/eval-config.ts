@@ -14,7 +14,8 @@
  * args = { num_eval = 10 }
  */
 import { readFile } from "node:fs/promises";
-import { ConfigError, describeConfigIssues } from "@vf/core";
+import { ConfigError } from "@vf-rl/core";
+import { describeConfigIssues } from "@vf-rl/core/config";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import type { EvalSpec } from "./eval-spec.ts";

@@ -3,7 +3,8 @@
  * example, rewards with one line per rollout index, pass@k and pass^k, each metric, stop
  * conditions and errors, timing and token usage.
  */
-import { contentText, type Messages, type RolloutRecord, type RunMetadata, type RunSummary } from "@vf/core";
+import { contentText, type Messages } from "@vf-rl/core";
+import type { RolloutRecord, RunMetadata, RunSummary } from "@vf-rl/core/results";
 
 export interface SummaryInput {
   metadata: RunMetadata;

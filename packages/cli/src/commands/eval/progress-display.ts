@@ -3,7 +3,7 @@
  * done/total, rollouts per second, the running mean reward and the error count); otherwise plain
  * lines at every tenth of the way, so logs stay readable.
  */
-import type { RolloutRecord } from "@vf/core";
+import type { RolloutRecord } from "@vf-rl/core/results";
 import type { Output } from "../../terminal/output.ts";
 
 export class ProgressDisplay {

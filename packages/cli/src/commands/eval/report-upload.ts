@@ -5,15 +5,10 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import {
-  type EvaluateResult,
-  type FoundEnvironment,
-  findEnvironment,
-  listEnvironments,
-  readRun,
-  UserError,
-} from "@vf/core";
-import type { HubClient, PushReportResult } from "@vf/hub/client";
+import { type EvaluateResult, UserError } from "@vf-rl/core";
+import { type FoundEnvironment, findEnvironment, listEnvironments } from "@vf-rl/core/loading";
+import { readRun } from "@vf-rl/core/results";
+import type { HubClient, PushReportResult } from "@vf-rl/hub/client";
 import type { Output } from "../../terminal/output.ts";
 import { connectHub, loadHubClient } from "../hub/hub-flags.ts";
 import type { EvalPushFlags, PushCommandFlags } from "./eval-push.ts";
@@ -78,7 +73,7 @@ async function pinnedTarget(
   client: HubClient,
   found: FoundEnvironment,
 ): Promise<{ env: string; contentHash: string }> {
-  const { collectPackageFiles, contentHash } = await import("@vf/hub");
+  const { collectPackageFiles, contentHash } = await import("@vf-rl/hub");
   const hash = contentHash(collectPackageFiles(found.dir));
   const scopeDir = basename(dirname(found.dir));
   if (scopeDir.startsWith("@") && basename(dirname(dirname(found.dir))) === "node_modules") {

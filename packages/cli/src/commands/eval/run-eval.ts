@@ -3,7 +3,8 @@
  * package defaults (then 5 examples × 3 rollouts), connects to the model, evaluates with a
  * progress display, and prints verifiers' summary or, with --json, metadata.json's fields.
  */
-import { type EvaluateResult, evaluate, loadEnvironmentById } from "@vf/core";
+import { type EvaluateResult, evaluate } from "@vf-rl/core";
+import { loadEnvironmentById } from "@vf-rl/core/loading";
 import type { Output } from "../../terminal/output.ts";
 import { connectModel } from "./connect-model.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";

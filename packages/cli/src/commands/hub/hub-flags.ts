@@ -3,7 +3,7 @@
  * The Hub client library is imported when a Hub command runs, not when vf starts, so `vf --help`
  * and `vf eval` do not pay for loading it.
  */
-import type { HubClient } from "@vf/hub/client";
+import type { HubClient } from "@vf-rl/hub/client";
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
 
@@ -22,8 +22,8 @@ export function withHubFlags(command: Command): Command {
 }
 
 /** The Hub client library, loaded on first use. */
-export function loadHubClient(): Promise<typeof import("@vf/hub/client")> {
-  return import("@vf/hub/client");
+export function loadHubClient(): Promise<typeof import("@vf-rl/hub/client")> {
+  return import("@vf-rl/hub/client");
 }
 
 /** A client for the Hub of `--hub` (else the environment and config file) with the saved or `VF_API_KEY` key. */

@@ -6,7 +6,7 @@
 import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { UserError } from "@vf/core/errors";
+import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { integerFlag } from "../eval/parse-flag-values.ts";
@@ -55,7 +55,7 @@ Examples:
       const dataDir = resolve(flags.data ?? defaultHubDataDir());
       // The server library cannot report a busy port as an error, so check first.
       if (flags.port !== 0) await assertPortFree(flags.host, flags.port);
-      const { startHub } = await import("@vf/hub");
+      const { startHub } = await import("@vf-rl/hub");
       const hub = await startHub({
         dataDir,
         port: flags.port,

@@ -64,7 +64,7 @@ Examples:
 }
 
 async function createInDatabase(name: string, flags: UserFlags): Promise<NewUser> {
-  const { createHubUser } = await import("@vf/hub");
+  const { createHubUser } = await import("@vf-rl/hub");
   const created = await createHubUser({
     dataDir: resolve(flags.data ?? defaultHubDataDir()),
     name,

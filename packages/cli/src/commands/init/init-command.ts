@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { UserError } from "@vf/core/errors";
+import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -73,8 +73,8 @@ function packageJson(values: Record<string, string>) {
       tags: ["example", "single-turn"],
     },
     // The host project provides vf: optional peers, so installing from a registry never fetches them.
-    peerDependencies: { "@vf/core": "*", zod: "^4" },
-    peerDependenciesMeta: { "@vf/core": { optional: true }, zod: { optional: true } },
+    peerDependencies: { "@vf-rl/core": "*", zod: "^4" },
+    peerDependenciesMeta: { "@vf-rl/core": { optional: true }, zod: { optional: true } },
   };
 }
 

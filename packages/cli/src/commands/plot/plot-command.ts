@@ -12,7 +12,7 @@ export function registerPlot(program: Command, io: Output): void {
       "\nExample:\n  vf plot outputs/train/reverse-text    then open outputs/train/reverse-text/reward-curve.html",
     )
     .action(async (dir: string) => {
-      const { RunLayout, readMetrics, writeRewardCurve } = await import("@vf/train");
+      const { RunLayout, readMetrics, writeRewardCurve } = await import("@vf-rl/train");
       const layout = new RunLayout(dir);
       const curve = await writeRewardCurve(layout);
       const { rows, skipped } = await readMetrics(layout.metricsFile);

@@ -4,7 +4,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ModelNotFoundError, OpenAIModelClient, OverlongPromptError } from "@vf/core";
+import { OpenAIModelClient } from "@vf-rl/core";
+import { ModelNotFoundError } from "@vf-rl/core/client";
+import { OverlongPromptError } from "@vf-rl/core/errors";
 import {
   initParameters,
   parseModelConfig,
@@ -12,7 +14,7 @@ import {
   saveCheckpoint,
   Transformer,
   tokenizer,
-} from "@vf/engine";
+} from "@vf-rl/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf, VF_BIN } from "../../testing/index.ts";
 

@@ -2,7 +2,7 @@
  * `vf serve`: the engine's OpenAI-compatible server on a checkpoint (default: the shipped base
  * model), until Ctrl-C. Any OpenAI client, `vf eval -b`, and `vf train` can use it.
  */
-import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf/engine/base-model";
+import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { integerFlag } from "../eval/parse-flag-values.ts";

@@ -1,6 +1,6 @@
 /** The engine's server, started for a vf command. */
-import { UserError } from "@vf/core/errors";
-import { EngineError, type EngineServer, type EngineServerOptions, startEngineServer } from "@vf/engine";
+import { UserError } from "@vf-rl/core/errors";
+import { EngineError, type EngineServer, type EngineServerOptions, startEngineServer } from "@vf-rl/engine";
 import { listenError } from "../../listen-error.ts";
 
 /**

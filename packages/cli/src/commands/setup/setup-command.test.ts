@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadEndpointRegistry } from "@vf/core";
-import { loadTrainConfig } from "@vf/train";
+import { loadEndpointRegistry } from "@vf-rl/core/client";
+import { loadTrainConfig } from "@vf-rl/train";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadEvalConfig } from "../eval/eval-config.ts";
 import { setupWorkspace } from "./setup-command.ts";

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listEnvironments } from "@vf/core";
+import { listEnvironments } from "@vf-rl/core/loading";
 
 /** A file to write, relative to the workspace. */
 export interface WorkspaceFile {

@@ -3,7 +3,7 @@
  * loss-curve.svg. Ctrl-C stops after the current step and still saves the final checkpoint.
  */
 import { readFile } from "node:fs/promises";
-import { UserError } from "@vf/core/errors";
+import { UserError } from "@vf-rl/core/errors";
 import {
   BASE_MODEL_DIR,
   type BatchItem,
@@ -16,7 +16,7 @@ import {
   runSft,
   type SftProgress,
   tokenizer,
-} from "@vf/engine";
+} from "@vf-rl/engine";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { loadSftConversations } from "./sft-sources.ts";

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCheckpoint } from "@vf/engine";
+import { loadCheckpoint } from "@vf-rl/engine";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runVf } from "../../testing/index.ts";
 

@@ -3,8 +3,9 @@
  * environments' datasets, each row's prompt followed by the environment's reference completion
  * (how a perfect model would answer it). The engine stays free of core: this is the glue.
  */
-import { loadEnvironmentById, UserError } from "@vf/core";
-import { type ChatMessageInput, readConversations, SftConversation } from "@vf/engine";
+import { UserError } from "@vf-rl/core";
+import { loadEnvironmentById } from "@vf-rl/core/loading";
+import { type ChatMessageInput, readConversations, SftConversation } from "@vf-rl/engine";
 
 /** Conversations for training and, when a source has them, held-out ones for the eval loss. */
 export interface SftConversations {

@@ -7,8 +7,8 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readMetrics, type TrainRow } from "@vf/train";
-import { VOWELS_ENV, writeTinyModel } from "@vf/train/testing";
+import { readMetrics, type TrainRow } from "@vf-rl/train";
+import { VOWELS_ENV, writeTinyModel } from "@vf-rl/train/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf, VF_BIN } from "../../testing/index.ts";
 

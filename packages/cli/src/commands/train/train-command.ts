@@ -3,7 +3,7 @@
  * the config's environments (packages/train does the work). Ctrl-C finishes the step in progress,
  * writes a checkpoint and exits with 130; a second Ctrl-C quits at once.
  */
-import type { ConfigOverride } from "@vf/train";
+import type { ConfigOverride } from "@vf-rl/train";
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
@@ -49,7 +49,7 @@ Examples:
 A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward-curve.html.`,
     )
     .action(async (path: string, rest: string[], flags: TrainFlags) => {
-      const { loadTrainConfig, parseOverrides, runTraining } = await import("@vf/train");
+      const { loadTrainConfig, parseOverrides, runTraining } = await import("@vf-rl/train");
       const { stringify: stringifyToml } = await import("smol-toml");
       const overrides: ConfigOverride[] = parseOverrides(rest);
       if (flags.inferenceUrl !== undefined) {

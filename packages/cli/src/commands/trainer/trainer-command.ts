@@ -4,8 +4,8 @@
  * folders are paths on this machine: share the run folder with the orchestrator and the inference
  * server (a network file system), as prime-rl's filesystem weight broadcast does.
  */
-import { UserError } from "@vf/core/errors";
-import { BASE_MODEL_DIR } from "@vf/engine/base-model";
+import { UserError } from "@vf-rl/core/errors";
+import { BASE_MODEL_DIR } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
 import { listenError } from "../../listen-error.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -40,8 +40,8 @@ Example:
   vf train configs/train/reverse-text.toml --trainer-url http://trainer-host:8200`,
     )
     .action(async (flags: TrainerServeFlags) => {
-      const { createLocalTrainer, EngineError } = await import("@vf/engine");
-      const { startTrainerServer } = await import("@vf/train");
+      const { createLocalTrainer, EngineError } = await import("@vf-rl/engine");
+      const { startTrainerServer } = await import("@vf-rl/train");
       const checkpoint = flags.model ?? BASE_MODEL_DIR;
       let engine: Awaited<ReturnType<typeof createLocalTrainer>>;
       try {

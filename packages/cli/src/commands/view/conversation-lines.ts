@@ -2,7 +2,8 @@
  * A rollout's whole conversation as display lines, wrapped to the terminal width: each message
  * under its role, tool calls with their arguments, tool results under the call they answer.
  */
-import { contentText, type Message, type RolloutRecord } from "@vf/core";
+import { contentText, type Message } from "@vf-rl/core";
+import type { RolloutRecord } from "@vf-rl/core/results";
 
 export interface StyledLine {
   text: string;

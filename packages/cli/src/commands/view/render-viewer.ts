@@ -2,7 +2,7 @@
  * Draws the viewer's state as the lines of one terminal frame: a title, the list or conversation
  * window around the cursor, and a footer with the keys. ANSI styling only when `color` is set.
  */
-import type { RunEntry } from "@vf/core";
+import type { RunEntry } from "@vf-rl/core/results";
 import { conversationLines, fmt, type StyledLine } from "./conversation-lines.ts";
 import { top, type ViewerState, visibleRollouts, visibleRuns } from "./viewer-model.ts";
 

@@ -1,5 +1,5 @@
 /** What `vf view` does: the run list as JSON or lines, or the interactive browser on a terminal. */
-import { listRuns, readRun, summarizeRun } from "@vf/core";
+import { listRuns, readRun, summarizeRun } from "@vf-rl/core/results";
 import type { Output } from "../../terminal/output.ts";
 import { decodeKeys } from "./decode-keys.ts";
 import { bodyHeight, renderViewer } from "./render-viewer.ts";

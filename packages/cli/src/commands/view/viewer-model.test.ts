@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { listRuns } from "@vf/core";
+import { listRuns } from "@vf-rl/core/results";
 import { describe, expect, it } from "vitest";
 import { renderViewer } from "./render-viewer.ts";
 import { initialState, type Key, press, type ViewerState } from "./viewer-model.ts";

@@ -3,7 +3,8 @@
  * rollout), a cursor and scroll per screen, and a search that filters the current list. Pure except
  * for loading a run when it is opened; the terminal shell and the tests drive it the same way.
  */
-import { contentText, type LoadedRun, type RunEntry, readRun } from "@vf/core";
+import { contentText } from "@vf-rl/core";
+import { type LoadedRun, type RunEntry, readRun } from "@vf-rl/core/results";
 
 export type Key =
   | "up"

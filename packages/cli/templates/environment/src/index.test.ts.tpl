@@ -1,6 +1,6 @@
 // Runs the environment end to end against a scripted OpenAI-compatible server on loopback.
-import { evaluate, OpenAIModelClient } from "@vf/core";
-import { lastUserText, startScriptedServer } from "@vf/core/testing";
+import { evaluate, OpenAIModelClient } from "@vf-rl/core";
+import { lastUserText, startScriptedServer } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

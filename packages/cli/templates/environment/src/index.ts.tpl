@@ -3,7 +3,7 @@
  * Reward: 1 for the right city (case and spacing ignored), plus 0.2 × how well the reply keeps the format.
  */
 import { fileURLToPath } from "node:url";
-import { defineEnvironment, loadJsonl, Rubric, SingleTurnEnv, XMLParser } from "@vf/core";
+import { defineEnvironment, loadJsonl, Rubric, SingleTurnEnv, XMLParser } from "@vf-rl/core";
 import { z } from "zod";
 
 const parser = new XMLParser(["answer"]);

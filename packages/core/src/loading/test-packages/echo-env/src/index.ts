@@ -1,5 +1,5 @@
 // A minimal environment package, used by the loader's tests.
-import { Dataset, defineEnvironment, lastAssistantText, Rubric, SingleTurnEnv } from "@vf/core";
+import { Dataset, defineEnvironment, lastAssistantText, Rubric, SingleTurnEnv } from "@vf-rl/core";
 import { z } from "zod";
 
 export const loadEnvironment = defineEnvironment({

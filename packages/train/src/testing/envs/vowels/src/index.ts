@@ -2,7 +2,7 @@
 // the reward is the share of vowels among the letters and spaces the model writes (continuous, so
 // groups have spread from the start). With turns > 1 the environment answers "more" after each
 // model turn, which makes multi-turn rollouts whose environment tokens must be masked out.
-import { Dataset, defineEnvironment, type Messages, MultiTurnEnv, Rubric } from "@vf/core";
+import { Dataset, defineEnvironment, type Messages, MultiTurnEnv, Rubric } from "@vf-rl/core";
 import { z } from "zod";
 
 /** Share of a text's characters that are vowels (0 for an empty text). */

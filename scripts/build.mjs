@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+/**
+ * Builds the workspace's packages for publishing: each package's src/ compiled by tsc into dist/
+ * (JavaScript and .d.ts, relative `.ts` imports rewritten to `.js`), and the files src/ holds
+ * besides TypeScript (the python sandbox's scripts, a test environment's package.json) copied
+ * beside them. Development inside this repository needs none of this: the "vf-source" export
+ * condition runs the sources (see packages/cli/bin/vf.js).
+ *
+ *   node scripts/build.mjs                    every package, dependencies first
+ *   node scripts/build.mjs packages/core      one package and the workspace packages it depends on
+ *
+ * A package whose dist/ is newer than every file of its src/ is left as it is. Each package's
+ * `prepack` runs this, so `npm pack` and `npm publish` always ship a fresh build.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+
+/** The workspace's packages by name: folder and the workspace packages it depends on (any kind). */
+function workspacePackages() {
+  const rootJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const folders = rootJson.workspaces.flatMap((pattern) => {
+    const parent = join(root, pattern.replace(/\/\*$/, ""));
+    return readdirSync(parent)
+      .map((name) => join(parent, name))
+      .filter((dir) => existsSync(join(dir, "package.json")));
+  });
+  const byName = new Map();
+  for (const dir of folders) {
+    const json = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    byName.set(json.name, { dir, json });
+  }
+  for (const pkg of byName.values()) {
+    // devDependencies are left out: they are for tests, which are not built (and an environment's
+    // dev dependency on the CLI would otherwise make a cycle).
+    const deps = { ...pkg.json.dependencies, ...pkg.json.peerDependencies };
+    pkg.deps = Object.keys(deps).filter((name) => byName.has(name));
+  }
+  return byName;
+}
+
+/** `names` and everything they depend on, dependencies first. */
+function inBuildOrder(byName, names) {
+  const order = [];
+  const visit = (name, path) => {
+    if (order.includes(name)) return;
+    if (path.includes(name)) throw new Error(`dependency cycle: ${[...path, name].join(" -> ")}`);
+    for (const dep of byName.get(name).deps) visit(dep, [...path, name]);
+    order.push(name);
+  };
+  for (const name of names) visit(name, []);
+  return order;
+}
+
+function fileTimes(dir) {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
+}
+
+/** dist/ was written after the last change to src/ and package.json. */
+function isFresh(dir) {
+  if (!existsSync(join(dir, "dist"))) return false;
+  const built = Math.min(...fileTimes(join(dir, "dist")));
+  const changed = Math.max(...fileTimes(join(dir, "src")), statSync(join(dir, "package.json")).mtimeMs);
+  return changed < built;
+}
+
+/** Non-TypeScript files of src/ that run with the package (not tests, fixtures or test packages). */
+function assets(dir) {
+  const src = join(dir, "src");
+  return readdirSync(src, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && !entry.name.endsWith(".ts"))
+    .map((entry) => relative(src, join(entry.parentPath, entry.name)))
+    .filter((path) => !/(^|\/)(fixtures|test-packages)\//.test(path) && !/\.test\./.test(path));
+}
+
+function build(pkg) {
+  const { dir } = pkg;
+  if (!existsSync(join(dir, "tsconfig.build.json"))) {
+    throw new Error(
+      `${relative(root, dir)} has no tsconfig.build.json: add one that extends ../../tsconfig.build.json`,
+    );
+  }
+  rmSync(join(dir, "dist"), { recursive: true, force: true });
+  execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json")], { stdio: "inherit" });
+  for (const file of assets(dir)) cpSync(join(dir, "src", file), join(dir, "dist", file));
+}
+
+const byName = workspacePackages();
+const wanted = process.argv.slice(2).map((arg) => {
+  const dir = resolve(arg);
+  const found = [...byName.entries()].find(([, pkg]) => pkg.dir === dir);
+  if (!found) throw new Error(`${arg} is not a package of this workspace`);
+  return found[0];
+});
+for (const name of inBuildOrder(byName, wanted.length > 0 ? wanted : [...byName.keys()])) {
+  const pkg = byName.get(name);
+  if (isFresh(pkg.dir)) continue;
+  const started = Date.now();
+  build(pkg);
+  console.log(`built ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
