@@ -4,6 +4,7 @@
  * bad usage (unknown flag or command, a flag with a bad value).
  */
 import { UserError, VfError } from "@vf-rl/core/errors";
+import { flagHint } from "./flag-hints.ts";
 
 /** A bad flag or argument: exit status 2. */
 export class UsageError extends UserError {}
@@ -21,6 +22,8 @@ export interface ReportOptions {
 export function reportError(error: unknown, options: ReportOptions): number {
   const message = error instanceof Error ? error.message : String(error);
   options.write(`error: ${message}`);
+  const hint = flagHint(error);
+  if (hint) options.write(`hint: ${hint}`);
   if (options.verbose && error instanceof Error && error.stack) {
     options.write(error.stack);
     let cause = error.cause;

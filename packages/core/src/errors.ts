@@ -32,7 +32,7 @@ export class EnvArgsError extends UserError {
     readonly envId: string,
     readonly issues: string[],
   ) {
-    super(`bad env args for "${envId}": ${issues.join("; ")}: fix them in -a/--env-args`);
+    super(`bad env args for "${envId}": ${issues.join("; ")}`);
   }
 }
 

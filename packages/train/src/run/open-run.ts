@@ -3,7 +3,7 @@
  * trainer (the engine in this process, or a `vf trainer serve` server), each failure turned into
  * one line saying what to fix.
  */
-import { type RolloutInput, UserError } from "@vf-rl/core";
+import { ConfigError, EnvArgsError, type RolloutInput, UserError } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import { createLocalTrainer, EngineError, type Trainer, tokenizer } from "@vf-rl/engine";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
@@ -23,8 +23,15 @@ export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<
   const envs_E: TrainEnv[] = [];
   const rows_E: RolloutInput[][] = [];
   const notices: string[] = [];
-  for (const spec of config.env) {
-    const { env, id } = await loadEnvironmentById(spec.id, { args: spec.args });
+  for (const [index, spec] of config.env.entries()) {
+    const { env, id } = await loadEnvironmentById(spec.id, { args: spec.args }).catch((error: unknown) => {
+      if (!(error instanceof EnvArgsError)) throw error;
+      const key = `env[${index}].args`;
+      throw new ConfigError(
+        `${error.message}: fix them in [env.args] of the [[env]] block for "${spec.id}"`,
+        key,
+      );
+    });
     const { inputs, warnings } = await env.inputs({
       split: "train",
       shuffle: true,

@@ -114,6 +114,15 @@ describe("vf train", () => {
     );
   }, 60_000);
 
+  it("names the [[env]] block when env args fail the environment's schema, not a flag of vf eval", async () => {
+    const config = await configFile("bad-args");
+    await writeFile(config, `${await readFile(config, "utf8")}\n[env.args]\ncolour = "red"\n`);
+    const bad = await runVf(["train", config]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/bad env args for "vowels": .*colour.*: fix them in \[env.args\]/);
+    expect(bad.stderr).not.toContain("--env-args");
+  }, 60_000);
+
   it("on Ctrl-C finishes the step, checkpoints it and exits 130; --resume completes the run", async () => {
     const config = await configFile("interrupted", "[checkpoints]\ninterval = 0\n");
     const runDir = join(dir, "interrupted");
