@@ -75,6 +75,14 @@ describe("loadEnvironmentById", () => {
     );
   });
 
+  it("refuses an environment that is not an Environment of this @vf-rl/core, naming its class", async () => {
+    const attempt = loadEnvironmentById(join(here, "test-packages", "not-an-env"));
+    await expect(attempt).rejects.toBeInstanceOf(UserError);
+    await expect(attempt).rejects.toThrow(
+      /returned an object of class SingleTurnEnv, not an Environment of the @vf-rl\/core vf runs with/,
+    );
+  });
+
   it("explains a folder that is not a package, and a package without loadEnvironment", async () => {
     await expect(loadEnvironmentById("./environments", { cwd: project })).rejects.toThrow(
       /has no package.json/,

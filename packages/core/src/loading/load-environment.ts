@@ -1,15 +1,15 @@
 /**
  * Loads an environment by id (see `findEnvironment`): imports the package's entry, checks that it
  * exports `loadEnvironment(args)`, calls it with the arguments, and stamps the id and arguments on
- * the environment. TypeScript entries load when the process runs under tsx (as `vf` does).
+ * the environment. The entry may be TypeScript or built JavaScript (see `importEntry`).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { Environment } from "../envs/environment.ts";
+import { Environment } from "../envs/environment.ts";
 import { EnvArgsError, UserError } from "../errors.ts";
 import type { EnvPackageJson } from "./env-manifest.ts";
 import { type FindOptions, findEnvironment } from "./find-environment.ts";
+import { importEntry } from "./import-entry.ts";
 
 export interface LoadOptions extends FindOptions {
   /** Arguments for the package's `loadEnvironment`. */
@@ -30,7 +30,7 @@ export async function loadEnvironmentById(id: string, options: LoadOptions = {})
   const entry = entryFile(found.dir, found.packageJson);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
+    mod = await importEntry(entry, found.dir);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new UserError(`cannot load environment "${id}" from ${entry}: ${detail}`, { cause: error });
@@ -49,6 +49,11 @@ export async function loadEnvironmentById(id: string, options: LoadOptions = {})
     if (error instanceof EnvArgsError) throw new EnvArgsError(found.packageJson.vf.id, error.issues);
     throw error;
   }
+  if (!(env instanceof Environment)) {
+    throw new UserError(
+      `loadEnvironment of "${id}" (${entry}) returned ${describe(env)}, not an Environment of the @vf-rl/core vf runs with: return a SingleTurnEnv, MultiTurnEnv, ToolEnv or another Environment built with @vf-rl/core`,
+    );
+  }
   // A Hub package keeps its owner in the id, so saved runs and reports name the exact environment.
   const envId = found.hubId ?? found.packageJson.vf.id;
   env.envId = envId;
@@ -56,10 +61,24 @@ export async function loadEnvironmentById(id: string, options: LoadOptions = {})
   return { env, id: envId, dir: found.dir, packageJson: found.packageJson };
 }
 
-/** The module exporting `loadEnvironment`: `vf.entry`, else the package's main export. */
+function describe(value: unknown): string {
+  if (value === null || typeof value !== "object") return String(value);
+  return `an object of class ${value.constructor?.name ?? "Object"}`;
+}
+
+/**
+ * The module exporting `loadEnvironment`: `vf.entry`, else the package's main export (its TypeScript
+ * source where the package ships one under the "vf-source" condition, else its JavaScript).
+ */
 export function entryFile(dir: string, pkg: EnvPackageJson): string {
-  const exported = mainExport(pkg.exports);
-  const candidates = [pkg.vf.entry, exported, pkg.main, "src/index.ts", "index.ts", "index.js"];
+  const candidates = [
+    pkg.vf.entry,
+    ...mainExports(pkg.exports),
+    pkg.main,
+    "src/index.ts",
+    "index.ts",
+    "index.js",
+  ];
   for (const candidate of candidates) {
     if (candidate && existsSync(join(dir, candidate))) return join(dir, candidate);
   }
@@ -68,16 +87,15 @@ export function entryFile(dir: string, pkg: EnvPackageJson): string {
   );
 }
 
-function mainExport(exports: unknown): string | undefined {
-  if (typeof exports === "string") return exports;
-  if (typeof exports !== "object" || exports === null) return undefined;
+/** The files the package's "." export names, in the order vf prefers them. */
+function mainExports(exports: unknown): string[] {
+  if (typeof exports === "string") return [exports];
+  if (typeof exports !== "object" || exports === null) return [];
   const root = (exports as Record<string, unknown>)["."] ?? exports;
-  if (typeof root === "string") return root;
-  if (typeof root === "object" && root !== null) {
-    const conditions = root as Record<string, unknown>;
-    for (const key of ["import", "default", "node"]) {
-      if (typeof conditions[key] === "string") return conditions[key] as string;
-    }
-  }
-  return undefined;
+  if (typeof root === "string") return [root];
+  if (typeof root !== "object" || root === null) return [];
+  const conditions = root as Record<string, unknown>;
+  return ["vf-source", "import", "node", "default"]
+    .map((key) => conditions[key])
+    .filter((target): target is string => typeof target === "string");
 }
