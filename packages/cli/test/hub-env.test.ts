@@ -137,7 +137,9 @@ describe("vf env install → vf eval --push", () => {
   it("installs a version outside any project, evaluates it there, and the report is pinned to that version", async () => {
     const installed = await vf(["env", "install", "admin/capitals@0.1.0"], { cwd: outside });
     expect(installed.code, installed.stderr).toBe(0);
-    expect(installed.stdout).toMatch(/installed admin\/capitals@0\.1\.0 .* \(vf's managed folder\)/);
+    expect(installed.stdout).toMatch(
+      /installed admin\/capitals@0\.1\.0 .* \(vf's managed folder: no package.json here or above\)/,
+    );
     const dir = join(vfHome, "envs", "node_modules", "@admin", "capitals");
     expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("0.1.0");
 
@@ -178,9 +180,8 @@ describe("vf env install → vf eval --push", () => {
     expect(installed.stdout).toContain("installed admin/capitals@0.1.1");
     expect(installed.stdout).toContain(join("node_modules", "@admin", "capitals"));
     const manifest = JSON.parse(readFileSync(join(project.dir, "package.json"), "utf8"));
-    expect(manifest.dependencies["@admin/capitals"]).toBe(
-      `${hub.url}/npm/@admin/capitals/-/capitals-0.1.1.tgz`,
-    );
+    expect(manifest.dependencies["@admin/capitals"]).toBe("0.1.1");
+    expect(readFileSync(join(project.dir, ".npmrc"), "utf8")).toContain(`@admin:registry=${hub.url}/npm/`);
 
     const found = findEnvironment("admin/capitals", { cwd: project.dir });
     expect(found.dir).toBe(join(project.dir, "node_modules", "@admin", "capitals"));

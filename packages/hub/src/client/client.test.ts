@@ -20,6 +20,7 @@ import { installEnvironment } from "./install-environment.ts";
 import { loginWithKey } from "./login.ts";
 import { pullEnvironment } from "./pull-environment.ts";
 import { pushEnvironment } from "./push-environment.ts";
+import { uninstallEnvironment } from "./uninstall-environment.ts";
 
 const root = mkdtempSync(join(tmpdir(), "vf-hub-client-"));
 let hub: RunningHub;
@@ -107,11 +108,11 @@ describe("the Hub client", () => {
     expect(found.dir).toBe(result.dir);
     expect(found.packageJson.version).toBe("0.1.0");
     const managed = JSON.parse(readFileSync(join(root, "vf-home", "envs", "package.json"), "utf8"));
-    expect(managed.dependencies["@admin/echo"]).toBe(`${hub.url}/npm/@admin/echo/-/echo-0.1.0.tgz`);
+    expect(managed.dependencies["@admin/echo"]).toBe("0.1.0");
     rmSync(outside, { recursive: true, force: true });
   });
 
-  it("installs into the current project by semver, hash or latest, replacing the old version", async () => {
+  it("installs into the current project through npm, by semver, hash or latest, saying what it replaced", async () => {
     const project = join(root, "project");
     mkdirSync(join(project, "src"), { recursive: true });
     writeFileSync(
@@ -123,23 +124,48 @@ describe("the Hub client", () => {
       where: "project",
       dir: join(project, "node_modules/@admin/echo"),
       version: { semver: "0.2.0" },
+      replaced: null,
+      scopeAddedTo: join(project, ".npmrc"),
     });
+    expect(readFileSync(join(project, ".npmrc"), "utf8")).toBe(`@admin:registry=${hub.url}/npm/\n`);
     const byHash = await installEnvironment({
       client,
       spec: `admin/echo@${(await client.version("admin", "echo", "0.1.0")).content_hash.slice(0, 12)}`,
       cwd: project,
     });
-    expect(byHash.version.semver).toBe("0.1.0");
+    expect(byHash).toMatchObject({ version: { semver: "0.1.0" }, replaced: "0.2.0", scopeAddedTo: null });
     expect(readFileSync(join(project, "node_modules/@admin/echo/index.js"), "utf8")).toContain("return {};");
-    expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).dependencies).toHaveProperty(
-      "@admin/echo",
+    // npm recorded it, exactly, in package.json and the lockfile, so npm ci brings it back.
+    expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).dependencies).toEqual({
+      "@admin/echo": "0.1.0",
+    });
+    const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8"));
+    expect(lock.packages["node_modules/@admin/echo"]).toMatchObject({ version: "0.1.0" });
+
+    const removed = await uninstallEnvironment({ spec: "admin/echo", cwd: project });
+    expect(removed).toMatchObject({ id: "admin/echo", version: "0.1.0", where: "project" });
+    expect(existsSync(join(project, "node_modules/@admin/echo"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).dependencies ?? {}).toEqual({});
+    await expect(uninstallEnvironment({ spec: "admin/echo", cwd: project })).rejects.toThrow(
+      /admin\/echo is not installed in the project at .*; add -g for vf's managed folder/,
     );
+
     await expect(
       installEnvironment({ client, spec: "admin/echo@9.9.9", cwd: project }),
     ).rejects.toMatchObject({ code: "not_found" });
     await expect(installEnvironment({ client, spec: "not an id", cwd: project })).rejects.toMatchObject({
       code: "bad_request",
     });
+  }, 120_000);
+
+  it("refuses to send a scope that .npmrc already sends to another registry", async () => {
+    const project = mkdtempSync(join(root, "scoped-"));
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "p", private: true }));
+    writeFileSync(join(project, ".npmrc"), "@admin:registry=https://npm.example.com/\n");
+    await expect(installEnvironment({ client, spec: "admin/echo", cwd: project })).rejects.toThrow(
+      /sends @admin packages to https:\/\/npm.example.com\/, not to this Hub/,
+    );
+    expect(existsSync(join(project, "node_modules"))).toBe(false);
   });
 
   it("pulls the source into a new folder and never over an existing one", async () => {

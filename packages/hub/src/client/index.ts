@@ -29,7 +29,13 @@ export {
   loginWithKey,
   logout,
 } from "./login.ts";
+export { InstallError } from "./npm-project.ts";
 export { type PullOptions, pullEnvironment } from "./pull-environment.ts";
 export { type PushOptions, type PushOutcome, pushEnvironment, rewriteVersion } from "./push-environment.ts";
 export { type PushReportOptions, type PushReportResult, pushReport } from "./push-report.ts";
+export {
+  type UninstallOptions,
+  type UninstallResult,
+  uninstallEnvironment,
+} from "./uninstall-environment.ts";
 export { downloadVerified, type VerifiedPackage } from "./verified-download.ts";

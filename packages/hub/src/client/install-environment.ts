@@ -1,16 +1,23 @@
 /**
  * `vf env install owner/name[@semver|@hash|@latest]`: downloads and verifies the version, then puts it
- * at `node_modules/@owner/name` of the current project (the nearest folder up with a package.json), or
- * of the managed folder `$VF_HOME/envs` (default `~/.vf/envs`) outside any project, where
- * `vf eval owner/name` finds it. It records the dependency in that package.json as the Hub's npm
- * tarball URL, so a later `npm install` keeps it rather than pruning it.
+ * where `vf eval owner/name` finds it.
+ *
+ * - In a project (the nearest folder up with a package.json) it runs `npm install
+ *   @owner/name@<semver> --save-exact` with the scope `@owner` sent to the Hub's registry in the
+ *   project's .npmrc, so package.json, the lockfile and node_modules agree and `npm ci` reinstalls
+ *   it. The installed files must hash to the version's content hash, as the download did.
+ * - Outside any project, or with `global`, it writes the files into vf's managed folder
+ *   (`$VF_HOME/envs`, default `~/.vf/envs`), which has no npm project of the user's to keep in step.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { managedEnvironmentsDir } from "@vf-rl/core/loading";
 import type { VersionInfo } from "../api/schemas/env-schemas.ts";
+import { collectPackageFiles } from "../package/collect-files.ts";
+import { contentHash } from "../package/content-hash.ts";
 import { parseEnvSpec } from "./env-spec.ts";
 import type { HubClient } from "./hub-client.ts";
+import { InstallError, mapScope, npmRoot, runNpm } from "./npm-project.ts";
 import { downloadVerified } from "./verified-download.ts";
 import { writePackage } from "./write-package.ts";
 
@@ -23,8 +30,6 @@ export interface InstallOptions {
   cwd?: string;
   /** Install into the managed folder even inside a project. */
   global?: boolean;
-  /** Record the dependency in package.json; default true. */
-  save?: boolean;
 }
 
 /** Where and what was installed. */
@@ -34,25 +39,54 @@ export interface InstallResult {
   /** The package's folder. */
   dir: string;
   where: "project" | "managed";
-  /** The package.json the dependency was recorded in (null with `save: false`). */
-  savedIn: string | null;
+  /** The project whose package.json records it (the managed folder's own, outside a project). */
+  savedIn: string;
+  /** The version this one replaced, when another was installed there. */
+  replaced: string | null;
+  /** The .npmrc that now sends `@owner` to the Hub, when this install added that line. */
+  scopeAddedTo: string | null;
 }
 
 /** Installs one environment; see the file comment. */
 export async function installEnvironment(options: InstallOptions): Promise<InstallResult> {
   const spec = parseEnvSpec(options.spec);
   const { version, files } = await downloadVerified(options.client, spec);
+  const id = `${spec.owner}/${spec.name}`;
+  const packageName = `@${spec.owner}/${spec.name}`;
   const project = options.global ? null : findProjectRoot(options.cwd ?? process.cwd());
-  const root = project ?? ensureManagedRoot();
-  const dir = join(root, "node_modules", `@${spec.owner}`, spec.name);
-  writePackage(dir, files);
-  let savedIn: string | null = null;
-  if (options.save ?? true) {
-    savedIn = join(root, "package.json");
-    const url = `${options.client.url}/npm/@${spec.owner}/${spec.name}/-/${spec.name}-${version.semver}.tgz`;
-    recordDependency(savedIn, `@${spec.owner}/${spec.name}`, url);
+  if (!project) {
+    const root = ensureManagedRoot();
+    const dir = join(root, "node_modules", packageName);
+    const replaced = installedVersion(dir);
+    writePackage(dir, files);
+    recordDependency(join(root, "package.json"), packageName, version.semver);
+    return { id, version, dir, where: "managed", savedIn: root, replaced, scopeAddedTo: null };
   }
-  return { id: `${spec.owner}/${spec.name}`, version, dir, where: project ? "project" : "managed", savedIn };
+  const root = npmRoot(project);
+  const registry = `${options.client.url}/npm/`;
+  const { added } = mapScope(root, spec.owner, registry);
+  const dir = join(root, "node_modules", packageName);
+  const replaced = installedVersion(dir);
+  await runNpm({
+    cwd: project,
+    args: ["install", `${packageName}@${version.semver}`, "--save-exact"],
+    ...(options.client.apiKey ? { secretConfig: `${authKey(registry)}=${options.client.apiKey}` } : {}),
+  });
+  const installed = contentHash(collectPackageFiles(dir));
+  if (installed !== version.content_hash) {
+    throw new InstallError(
+      `npm installed ${id}@${version.semver} into ${dir} with content ${installed}, not the Hub's ${version.content_hash}: run vf env uninstall ${id} and install again`,
+    );
+  }
+  return {
+    id,
+    version,
+    dir,
+    where: "project",
+    savedIn: project,
+    replaced,
+    scopeAddedTo: added ? join(root, ".npmrc") : null,
+  };
 }
 
 /** The nearest folder at or above `cwd` with a package.json, or null. */
@@ -67,8 +101,25 @@ export function findProjectRoot(cwd: string): string | null {
   }
 }
 
+/** The version of the package installed in `dir`, or null. */
+export function installedVersion(dir: string): string | null {
+  try {
+    return (
+      (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: string }).version ?? null
+    );
+  } catch {
+    return null;
+  }
+}
+
+/** npm's config key for a registry's token: `//host/path/:_authToken`. */
+function authKey(registry: string): string {
+  const url = new URL(registry);
+  return `//${url.host}${url.pathname}:_authToken`;
+}
+
 /** The managed folder, with its own package.json. */
-function ensureManagedRoot(): string {
+export function ensureManagedRoot(): string {
   const root = managedEnvironmentsDir();
   mkdirSync(root, { recursive: true });
   const manifest = join(root, "package.json");
@@ -81,10 +132,14 @@ function ensureManagedRoot(): string {
   return root;
 }
 
-function recordDependency(path: string, name: string, spec: string): void {
+/** Sets (or, with `spec` null, removes) `name` in the dependencies of the package.json at `path`. */
+export function recordDependency(path: string, name: string, spec: string | null): void {
   const text = readFileSync(path, "utf8");
   const json = JSON.parse(text) as { dependencies?: Record<string, string> };
-  json.dependencies = { ...json.dependencies, [name]: spec };
+  const dependencies = { ...json.dependencies };
+  if (spec === null) delete dependencies[name];
+  else dependencies[name] = spec;
+  json.dependencies = dependencies;
   const indent = /^[ \t]+(?=")/m.exec(text)?.[0] ?? "  ";
   writeFileSync(path, `${JSON.stringify(json, null, indent)}\n`);
 }

@@ -8,6 +8,7 @@ import { registerEnvInstall } from "./env-install.ts";
 import { registerEnvList } from "./env-list.ts";
 import { registerEnvPull } from "./env-pull.ts";
 import { registerEnvPush } from "./env-push.ts";
+import { registerEnvUninstall } from "./env-uninstall.ts";
 import { registerEnvVersions } from "./env-versions.ts";
 import { registerEnvVisibility } from "./env-visibility.ts";
 
@@ -31,6 +32,7 @@ Examples:
     );
   registerEnvPush(env, io);
   registerEnvInstall(env, io);
+  registerEnvUninstall(env, io);
   registerEnvPull(env, io);
   registerEnvInfo(env, io);
   registerEnvList(env, io);

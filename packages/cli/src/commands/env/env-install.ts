@@ -1,7 +1,7 @@
 /**
  * `vf env install owner/name[@version|@hash|@latest]...`: downloads, verifies (sha256) and installs
- * environments into the current project's node_modules, or into vf's managed folder outside any
- * project, so `vf eval owner/name` finds them from anywhere.
+ * environments where `vf eval owner/name` finds them: the current npm project (through npm, so
+ * `npm ci` reinstalls them from the Hub), or vf's managed folder outside any project or with -g.
  */
 import { relative } from "node:path";
 import type { Command } from "commander";
@@ -12,7 +12,6 @@ import { provideHostPeers } from "./host-peers.ts";
 
 interface InstallFlags extends HubFlags {
   global?: boolean;
-  save: boolean;
   json?: boolean;
 }
 
@@ -24,20 +23,21 @@ export function registerEnvInstall(env: Command, io: Output): void {
       .description("install environments where vf eval finds them")
       .argument("<ids...>", "owner/name, owner/name@1.2.0, owner/name@<hash> or owner/name@latest")
       .option("-g, --global", "install into vf's managed folder even inside a project")
-      .option("--no-save", "do not record the dependency in package.json")
       .option("--json", "print what was installed as JSON"),
   )
     .addHelpText(
       "after",
       `
-Inside a project (a folder with package.json, or below one) it installs into ./node_modules and
-records the dependency; elsewhere into $VF_HOME/envs (default ~/.vf/envs).
+Inside an npm project (a folder with package.json, or below one) it runs npm install, with the
+owner's scope sent to the Hub's registry in the project's .npmrc: package.json and the lockfile
+record it, and npm ci reinstalls it. Elsewhere it installs into $VF_HOME/envs (default ~/.vf/envs).
 
 Examples:
   vf env install ada/gsm8k                      the latest version
   vf env install ada/gsm8k@1.2.0                a version label
   vf env install ada/gsm8k@3f9a2c1b7d4e         a content hash (or its first 8+ digits)
-  vf env install ada/gsm8k -g && vf eval ada/gsm8k -n 5`,
+  vf env install ada/gsm8k -g && vf eval ada/gsm8k -n 5
+  vf env uninstall ada/gsm8k                    remove it again`,
     )
     .action(async (ids: string[], flags: InstallFlags) => {
       const { managedEnvironmentsDir } = await import("@vf-rl/core/loading");
@@ -50,7 +50,6 @@ Examples:
           spec,
           cwd: process.cwd(),
           global: Boolean(flags.global),
-          save: flags.save,
         });
         if (result.where === "managed") {
           const peers = provideHostPeers(managedEnvironmentsDir(), result.dir);
@@ -61,13 +60,20 @@ Examples:
           }
         }
         installed.push(result);
-        if (!flags.json) {
-          const { semver, content_hash } = result.version;
-          const where =
-            result.where === "project"
-              ? relative(process.cwd(), result.dir) || "."
-              : `${result.dir} (vf's managed folder)`;
-          io.out(`installed ${result.id}@${semver} (content ${shortHash(content_hash)}) into ${where}`);
+        if (flags.json) continue;
+        const { semver, content_hash } = result.version;
+        const where =
+          result.where === "project"
+            ? relative(process.cwd(), result.dir) || "."
+            : `${result.dir} (vf's managed folder${flags.global ? "" : ": no package.json here or above"})`;
+        io.out(`installed ${result.id}@${semver} (content ${shortHash(content_hash)}) into ${where}`);
+        if (result.replaced !== null && result.replaced !== semver) {
+          io.out(`  replaced ${result.id}@${result.replaced}`);
+        }
+        if (result.scopeAddedTo) {
+          io.out(
+            `  ${relative(process.cwd(), result.scopeAddedTo) || ".npmrc"} now sends @${result.id.split("/")[0]} to ${client.url}/npm/`,
+          );
         }
       }
       if (flags.json) io.out(JSON.stringify(installed));
