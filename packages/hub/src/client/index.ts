@@ -29,7 +29,7 @@ export {
   loginWithKey,
   logout,
 } from "./login.ts";
-export { InstallError } from "./npm-project.ts";
+export { globToRegExp, InstallError, npmRoot, runNpm } from "./npm-project.ts";
 export { type PullOptions, pullEnvironment } from "./pull-environment.ts";
 export { type PushOptions, type PushOutcome, pushEnvironment, rewriteVersion } from "./push-environment.ts";
 export { type PushReportOptions, type PushReportResult, pushReport } from "./push-report.ts";

@@ -13,9 +13,12 @@ import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
 
 const TEMPLATE = fileURLToPath(new URL("../../../templates/environment/", import.meta.url));
-const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const CLI_PACKAGE_JSON = fileURLToPath(new URL("../../../package.json", import.meta.url));
+// verifiers' environments are named with underscores (my_env); npm names take "-" (my-env).
+const NAME = /^[a-z][a-z0-9]*([-_][a-z0-9]+)*$/;
 
 export interface InitOptions {
+  /** The environment's id; its npm package name is the id with "_" as "-". */
   name: string;
   /** Parent folder; default ./environments. */
   path: string;
@@ -27,7 +30,7 @@ export interface InitOptions {
 export async function initEnvironment(options: InitOptions): Promise<{ dir: string; files: string[] }> {
   if (!NAME.test(options.name)) {
     throw new UsageError(
-      `"${options.name}" is not a valid environment name: use lower-case words joined by "-", e.g. my-env`,
+      `"${options.name}" is not a valid environment name: use lower-case words joined by "-" or "_", e.g. my-env`,
     );
   }
   const dir = resolve(options.path, options.name);
@@ -38,6 +41,8 @@ export async function initEnvironment(options: InitOptions): Promise<{ dir: stri
   }
   const values: Record<string, string> = {
     name: options.name,
+    packageName: options.name.replaceAll("_", "-"),
+    vfVersion: (JSON.parse(await readFile(CLI_PACKAGE_JSON, "utf8")) as { version: string }).version,
     description: options.description ?? `Capital cities, answered in <answer> tags (a vf environment).`,
     dir: relative(process.cwd(), dir).startsWith("..") ? dir : relative(process.cwd(), dir) || ".",
   };
@@ -54,15 +59,20 @@ export async function initEnvironment(options: InitOptions): Promise<{ dir: stri
   return { dir, files: files.sort() };
 }
 
-/** The new package's manifest: an ESM TypeScript package whose `vf` field makes it an environment. */
+/**
+ * The new package's manifest: an ESM TypeScript package whose `vf` field makes it an environment.
+ * vf loads its TypeScript source as it is; no build step.
+ */
 function packageJson(values: Record<string, string>) {
+  const core = `^${values.vfVersion}`;
   return {
-    name: values.name,
+    name: values.packageName,
     version: "0.1.0",
     description: values.description,
+    keywords: ["vf-environment"],
     type: "module",
     exports: { ".": "./src/index.ts" },
-    files: ["src", "data", "README.md", "vitest.config.ts"],
+    files: ["src", "data", "README.md"],
     scripts: { test: "vitest run" },
     vf: {
       id: values.name,
@@ -73,8 +83,10 @@ function packageJson(values: Record<string, string>) {
       tags: ["example", "single-turn"],
     },
     // The host project provides vf: optional peers, so installing from a registry never fetches them.
-    peerDependencies: { "@vf-rl/core": "*", zod: "^4" },
+    peerDependencies: { "@vf-rl/core": core, zod: "^4" },
     peerDependenciesMeta: { "@vf-rl/core": { optional: true }, zod: { optional: true } },
+    // What the package's own `npm install && npm test` needs.
+    devDependencies: { "@vf-rl/core": core, vitest: "^4.1.12", zod: "^4" },
   };
 }
 
@@ -86,27 +98,51 @@ export function registerInit(program: Command, io: Output): void {
     .option("-p, --path <dir>", "parent folder", "environments")
     .option("-d, --description <text>", "one line saying what the environment is")
     .option("--force", "write into a folder that is not empty")
+    .option("--no-install", "inside an npm workspace, do not run npm install to add it to the lockfile")
     .addHelpText(
       "after",
       `
 Examples:
   vf init my-env                   writes ./environments/my-env
   vf init my-env -p .              writes ./my-env
+  vf init my_env                   id my_env, npm package my-env
+Inside an npm workspace whose "workspaces" include the new folder, it runs npm install at the
+workspace root so the lockfile lists the package and npm ci keeps working.
 Then:
   vf eval ./environments/my-env    evaluate it (the built-in model unless -m is given)
   cd environments/my-env && npm test`,
     )
-    .action(async (name: string, flags: { path: string; description?: string; force?: boolean }) => {
+    .action(async (name: string, flags: InitFlags) => {
       const { dir, files } = await initEnvironment({ name, ...flags });
-      const near = relative(process.cwd(), dir);
-      const shown = near === "" ? "." : near.startsWith("..") ? dir : near;
+      const shown = shownPath(dir);
       io.out(`created ${shown}/`);
       for (const file of files) io.out(`  ${file}`);
+      const { npmRoot, runNpm } = await import("@vf-rl/hub/client");
+      const workspace = npmRoot(dir);
+      const inWorkspace = workspace !== dir;
+      if (inWorkspace && flags.install) {
+        io.err(`adding it to the workspace at ${shownPath(workspace)}: npm install`);
+        await runNpm({ cwd: workspace, args: ["install"] });
+      }
       io.out("");
       io.out("next:");
+      if (inWorkspace && !flags.install) io.out(`  (cd ${shownPath(workspace)} && npm install)`);
       io.out(`  vf eval ${shown.startsWith(".") || shown.startsWith("/") ? shown : `./${shown}`}`);
-      io.out(`  cd ${shown} && npm test`);
+      io.out(inWorkspace ? `  cd ${shown} && npm test` : `  cd ${shown} && npm install && npm test`);
     });
+}
+
+interface InitFlags {
+  path: string;
+  description?: string;
+  force?: boolean;
+  install: boolean;
+}
+
+/** `dir` relative to the working folder when it is below it, else absolute. */
+function shownPath(dir: string): string {
+  const near = relative(process.cwd(), dir);
+  return near === "" ? "." : near.startsWith("..") ? dir : near;
 }
 
 function fill(text: string, values: Record<string, string>): string {
