@@ -150,7 +150,7 @@ describe("vf eval with bad input", () => {
       "env args that fail the schema",
       ["eval", "capitals", "-m", "x", "-b", "http://127.0.0.1:9/v1", "-a", '{"numEval": "four"}'],
       1,
-      /bad env args for "capitals": numEval: .*expected number\nhint: fix them with -a\/--env-args/,
+      /bad env args for "capitals": numEval: .*expected number.*\nhint: fix them with -a\/--env-args/,
     ],
     ["env args that are not JSON", ["eval", "capitals", "-a", "{numEval: 4}"], 2, /-a must be a JSON object/],
     ["an unknown flag", ["eval", "capitals", "--num-exemples", "3"], 2, /unknown option '--num-exemples'/],
