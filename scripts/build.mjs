@@ -18,6 +18,12 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Files from elsewhere in the repository that a package ships: [from the root, into the package]. */
+const SHIPPED_FROM_ROOT = {
+  // `vf setup` writes the shipped training configs into a user's workspace.
+  "@vf-rl/cli": [["configs/train", "configs/train"]],
+};
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 
 /** The workspace's packages by name: folder and the workspace packages it depends on (any kind). */
@@ -79,7 +85,7 @@ function assets(dir) {
     .filter((path) => !/(^|\/)(fixtures|test-packages)\//.test(path) && !/\.test\./.test(path));
 }
 
-function build(pkg) {
+function build(name, pkg) {
   const { dir } = pkg;
   if (!existsSync(join(dir, "tsconfig.build.json"))) {
     throw new Error(
@@ -89,6 +95,10 @@ function build(pkg) {
   rmSync(join(dir, "dist"), { recursive: true, force: true });
   execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json")], { stdio: "inherit" });
   for (const file of assets(dir)) cpSync(join(dir, "src", file), join(dir, "dist", file));
+  for (const [from, to] of SHIPPED_FROM_ROOT[name] ?? []) {
+    rmSync(join(dir, to), { recursive: true, force: true });
+    cpSync(join(root, from), join(dir, to), { recursive: true });
+  }
 }
 
 const byName = workspacePackages();
@@ -102,6 +112,6 @@ for (const name of inBuildOrder(byName, wanted.length > 0 ? wanted : [...byName.
   const pkg = byName.get(name);
   if (isFresh(pkg.dir)) continue;
   const started = Date.now();
-  build(pkg);
+  build(name, pkg);
   console.log(`built ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }

@@ -15,7 +15,12 @@ export interface WorkspaceFile {
   content: string;
 }
 
-const SHIPPED_CONFIGS = fileURLToPath(new URL("../../../../../configs/", import.meta.url));
+// An installed vf ships the configs in its package (scripts/build.mjs copies them there); inside vf's
+// repository they are at the root.
+const SHIPPED_CONFIGS = [
+  fileURLToPath(new URL("../../../configs/", import.meta.url)),
+  fileURLToPath(new URL("../../../../../configs/", import.meta.url)),
+].find((dir) => existsSync(dir));
 
 export const ENDPOINTS_TOML = `# Model endpoints for vf eval -m <endpoint_id> and vf train.
 # Each [[endpoint]] row names an OpenAI-compatible server. Several rows with one endpoint_id are
@@ -58,8 +63,8 @@ export async function workspaceFiles(): Promise<WorkspaceFile[]> {
     seen.add(pkg.vf.id);
     files.push({ path: join("configs", "eval", `${pkg.vf.id}.toml`), content: evalConfig(pkg.vf) });
   }
-  const trainDir = join(SHIPPED_CONFIGS, "train");
-  if (existsSync(trainDir)) {
+  const trainDir = SHIPPED_CONFIGS && join(SHIPPED_CONFIGS, "train");
+  if (trainDir && existsSync(trainDir)) {
     for (const name of (await readdir(trainDir)).filter((n) => n.endsWith(".toml")).sort()) {
       files.push({
         path: join("configs", "train", name),
