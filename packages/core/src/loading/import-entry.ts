@@ -44,11 +44,21 @@ export async function importEntry(entry: string, packageDir: string): Promise<Re
   const url = pathToFileURL(entry).href;
   if (FROM_SOURCE) return (await import(url)) as Record<string, unknown>;
   shareHostModules(packageDir);
-  if (!/\.[cm]?tsx?$/.test(entry)) return (await import(url)) as Record<string, unknown>;
-  // tsx's scoped import reads this entry and what it imports as TypeScript, leaving the rest of
-  // the process (vf's own built JavaScript) to Node.
-  const { tsImport } = await import("tsx/esm/api");
-  return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
+  if (/\.[cm]?tsx?$/.test(entry)) await readTypeScript();
+  return (await import(url)) as Record<string, unknown>;
+}
+
+let typeScript: Promise<void> | undefined;
+
+/**
+ * Registers tsx's loader for the rest of the process, once. (Its scoped `tsImport` would load the
+ * shared packages a second time under its own URLs, which is the very thing to avoid.)
+ */
+function readTypeScript(): Promise<void> {
+  typeScript ??= import("tsx/esm/api").then(({ register }) => {
+    register();
+  });
+  return typeScript;
 }
 
 function shareHostModules(packageDir: string): void {
