@@ -26,6 +26,12 @@ export class EnvironmentNotFoundError extends UserError {
   }
 }
 
+/**
+ * A mistake in an environment's own code or options (a duplicate name, a bad option), found when
+ * the environment is built: the message names the fix.
+ */
+export class AuthoringError extends UserError {}
+
 /** Environment arguments failed the environment's schema. */
 export class EnvArgsError extends UserError {
   constructor(

@@ -31,6 +31,7 @@ export { SingleTurnEnv, type SingleTurnEnvOptions } from "./envs/single-turn-env
 export { type StatefulTool, StatefulToolEnv, type StatefulToolEnvOptions } from "./envs/stateful-tool-env.ts";
 export { type ToolCallContext, ToolEnv, type ToolEnvOptions } from "./envs/tool-env.ts";
 export {
+  AuthoringError,
   CancelledError,
   ConfigError,
   DatasetError,

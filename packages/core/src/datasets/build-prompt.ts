@@ -1,4 +1,6 @@
 /** Turns an example into the messages sent to the model, as verifiers does for its datasets. */
+
+import { AuthoringError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import type { Example } from "./example.ts";
 
@@ -27,7 +29,7 @@ export function buildPrompt(example: Example, options: BuildPromptOptions = {}):
   if (example.question !== undefined) {
     return [...system, ...(options.fewShot ?? []), { role: "user", content: example.question }];
   }
-  throw new TypeError(
+  throw new AuthoringError(
     `example ${example.exampleId} has neither a prompt nor a question: give it one of them`,
   );
 }

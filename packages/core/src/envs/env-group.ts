@@ -7,6 +7,7 @@
  * const env = new EnvGroup({ envs: [gsm8k, reverseText], names: ["gsm8k", "reverse-text"] });
  */
 import { Dataset } from "../datasets/index.ts";
+import { AuthoringError } from "../errors.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
 import { Environment, type RolloutContext } from "./environment.ts";
@@ -26,9 +27,14 @@ export class EnvGroup extends Environment {
   constructor(options: EnvGroupOptions) {
     const names = options.names ?? options.envs.map((_, i) => `env_${i}`);
     if (names.length !== options.envs.length) {
-      throw new TypeError(`EnvGroup got ${options.envs.length} environments but ${names.length} names`);
+      throw new AuthoringError(
+        `EnvGroup got ${options.envs.length} environments but ${names.length} names: give one name per environment`,
+      );
     }
-    if (new Set(names).size !== names.length) throw new TypeError(`EnvGroup names must be unique: ${names}`);
+    if (new Set(names).size !== names.length)
+      throw new AuthoringError(
+        `EnvGroup names must be unique, got ${names.join(", ")}: rename the duplicates`,
+      );
     const members = new Map(names.map((name, i) => [name, options.envs[i]!]));
     super({
       dataset: () => concatSplit(members, "train"),
@@ -67,7 +73,9 @@ export class EnvGroup extends Environment {
   private member(envId: unknown): AnyEnvironment {
     const env = this.envs.get(String(envId));
     if (!env) {
-      throw new TypeError(`no environment named "${String(envId)}" in this group: ${[...this.envs.keys()]}`);
+      throw new AuthoringError(
+        `no environment named "${String(envId)}" in this group: set the row's info.env_id to one of ${[...this.envs.keys()].join(", ")}`,
+      );
     }
     return env;
   }

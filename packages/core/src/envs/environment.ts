@@ -5,7 +5,7 @@
  */
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
 import { buildPrompt, type Dataset } from "../datasets/index.ts";
-import { UserError } from "../errors.ts";
+import { AuthoringError, UserError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { Parser } from "../parsers/parser.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
@@ -88,7 +88,7 @@ export abstract class Environment<Data = Record<string, unknown>> {
 
   constructor(options: EnvironmentOptions<Data>) {
     if (!options.dataset && !options.evalDataset) {
-      throw new TypeError("an environment needs a dataset or an evalDataset: pass one of them");
+      throw new AuthoringError("an environment needs a dataset or an evalDataset: pass one of them");
     }
     this.datasetSource = options.dataset;
     this.evalDatasetSource = options.evalDataset;
@@ -172,7 +172,10 @@ export abstract class Environment<Data = Record<string, unknown>> {
     let loaded = this.loaded.get(split);
     if (!loaded) {
       const source = split === "train" ? this.datasetSource : this.evalDatasetSource;
-      if (!source) throw new TypeError(`this environment has no ${split} dataset`);
+      if (!source)
+        throw new AuthoringError(
+          `this environment has no ${split} dataset: pass ${split === "eval" ? "evalDataset" : "dataset"} to its constructor`,
+        );
       loaded = Promise.resolve(typeof source === "function" ? source() : source);
       this.loaded.set(split, loaded);
     }

@@ -10,7 +10,7 @@
  * const env = new ToolEnv({ dataset, rubric, tools: [calculator], maxTurns: 6 });
  */
 import type { z } from "zod";
-import { ToolCallError, ToolParseError } from "../errors.ts";
+import { AuthoringError, ToolCallError, ToolParseError } from "../errors.ts";
 import type { AssistantMessage, Messages, ToolCall, ToolMessage } from "../messages/message.ts";
 import { recordError } from "../rollout/record-error.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
@@ -58,10 +58,13 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
 
   /** Adds a tool; `hiddenArgs` are left out of the schema the model sees (see StatefulToolEnv). */
   addTool(t: AnyTool<Data>, hiddenArgs: string[] = []): void {
-    if (this.tools.has(t.name)) throw new TypeError(`a tool named "${t.name}" is already registered`);
+    if (this.tools.has(t.name))
+      throw new AuthoringError(`a tool named "${t.name}" is already registered: give each tool its own name`);
     for (const arg of hiddenArgs) {
       if (!(arg in t.parameters.shape)) {
-        throw new TypeError(`hidden argument "${arg}" is not a parameter of tool "${t.name}"`);
+        throw new AuthoringError(
+          `hidden argument "${arg}" is not a parameter of tool "${t.name}": add it to the tool's parameters or drop it from hiddenArgs`,
+        );
       }
     }
     this.tools.set(t.name, t);

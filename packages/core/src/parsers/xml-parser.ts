@@ -3,6 +3,8 @@
  * a format description for prompts, rendering, and a format score. Not an XML parser: tags are
  * matched by pattern, so unbalanced or nested markup is tolerated rather than rejected.
  */
+
+import { AuthoringError } from "../errors.ts";
 import { assistantMessages, contentText, type Messages } from "../messages/message.ts";
 import { Parser, type ParserOptions } from "./parser.ts";
 
@@ -49,13 +51,19 @@ export class XMLParser extends Parser {
     for (const field of fields) {
       const alternatives = typeof field === "string" ? [field] : [...field];
       if (alternatives.length === 0)
-        throw new TypeError("an XMLParser field cannot be an empty list of tags");
+        throw new AuthoringError(
+          'an XMLParser field cannot be an empty list of tags: give each field at least one tag, e.g. ["answer"]',
+        );
       for (const tag of alternatives) {
         if (typeof tag !== "string" || tag === "") {
-          throw new TypeError(`XMLParser tags must be non-empty strings, got ${JSON.stringify(tag)}`);
+          throw new AuthoringError(
+            `XMLParser tags must be non-empty strings, got ${JSON.stringify(tag)}: name the tag, e.g. "answer"`,
+          );
         }
         if (this.patterns.has(tag)) {
-          throw new TypeError(`the tag "${tag}" appears twice in the XMLParser fields: name each tag once`);
+          throw new AuthoringError(
+            `the tag "${tag}" appears twice in the XMLParser fields: name each tag once`,
+          );
         }
         // Content is trimmed by the pattern itself; `strip` trims what the pattern leaves.
         this.patterns.set(
@@ -123,7 +131,7 @@ export class XMLParser extends Parser {
       .map(({ canonical, alternatives }) => {
         const key = [canonical, ...alternatives].find((name) => values[name] !== undefined);
         if (key === undefined) {
-          throw new TypeError(
+          throw new AuthoringError(
             `missing value for field "${canonical}" (allowed names: ${alternatives.join(", ")}): pass it to format()`,
           );
         }

@@ -4,13 +4,16 @@
  * @example
  * const rubric = new RubricGroup([correctness, new Rubric().addMetric(length)]);
  */
+
+import { AuthoringError } from "../errors.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
 import { type Score, Scorer } from "./scorer.ts";
 
 export class RubricGroup<Data = Record<string, unknown>> extends Scorer<Data> {
   constructor(readonly rubrics: Scorer<Data>[]) {
     super();
-    if (rubrics.length === 0) throw new TypeError("a RubricGroup needs at least one rubric");
+    if (rubrics.length === 0)
+      throw new AuthoringError("a RubricGroup needs at least one rubric: pass [rubric, ...]");
   }
 
   names(): string[] {

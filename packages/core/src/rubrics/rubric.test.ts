@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AuthoringError, UserError } from "../errors.ts";
 import { lastAssistantText, type Messages } from "../messages/message.ts";
 import { createState } from "../rollout/create-state.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
@@ -107,9 +108,11 @@ describe("Rubric", () => {
     expect(states[0]!.scoringErrors[0]!.error.message).toMatch(/1 values for 2 rollouts/);
   });
 
-  it("rejects anonymous functions and duplicate names with a hint", () => {
+  it("rejects anonymous functions and duplicate names with a hint, as the author's mistake (a UserError)", () => {
     expect(() => new Rubric().addReward(() => 1)).toThrow(/needs a name/);
     expect(() => new Rubric().addReward(exact).addReward(exact)).toThrow(/already in this rubric/);
+    expect(() => new Rubric().addReward(exact).addReward(exact)).toThrow(AuthoringError);
+    expect(() => new Rubric().addReward(exact, { weight: Number.NaN })).toThrow(UserError);
   });
 
   it("takes rewards, metrics and group rewards in its options", async () => {

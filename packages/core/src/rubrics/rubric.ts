@@ -11,6 +11,7 @@
  *   .addMetric(answerLength);
  */
 
+import { AuthoringError } from "../errors.ts";
 import { Parser } from "../parsers/parser.ts";
 import type { ScoringError } from "../results/rollout-record.ts";
 import { errorData } from "../rollout/error-data.ts";
@@ -101,12 +102,14 @@ export class Rubric<Data = Record<string, unknown>> extends Scorer<Data> {
 
   private add(entry: RubricFunction<Data>): this {
     if (this.functions.some((f) => f.name === entry.name)) {
-      throw new TypeError(
+      throw new AuthoringError(
         `a reward or metric named "${entry.name}" is already in this rubric: pass { name } to rename`,
       );
     }
     if (!Number.isFinite(entry.weight))
-      throw new TypeError(`weight of "${entry.name}" must be a finite number`);
+      throw new AuthoringError(
+        `weight of "${entry.name}" must be a finite number: pass e.g. { weight: 0.5 }`,
+      );
     this.functions.push(entry);
     return this;
   }
@@ -124,7 +127,7 @@ async function runFunction<Data>(
   try {
     const values = await entry.fn(contexts);
     if (!Array.isArray(values) || values.length !== contexts.length) {
-      throw new TypeError(
+      throw new AuthoringError(
         `group function returned ${Array.isArray(values) ? values.length : typeof values} values for ${contexts.length} rollouts: return one number per rollout`,
       );
     }
@@ -154,7 +157,7 @@ function failed(name: string, error: unknown): Outcome {
 
 function nameOf(fn: { name: string }, options: AddOptions): string {
   const name = options.name ?? fn.name;
-  if (!name) throw new TypeError("an anonymous reward function needs a name: pass { name: '...' }");
+  if (!name) throw new AuthoringError("an anonymous reward function needs a name: pass { name: '...' }");
   return name;
 }
 

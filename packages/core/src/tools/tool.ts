@@ -3,6 +3,7 @@
  * definition models see. The function receives the parsed, validated arguments.
  */
 import { z } from "zod";
+import { AuthoringError } from "../errors.ts";
 
 /** The OpenAI tool definition sent to the model. */
 export const ToolDefinition = z.object({
@@ -51,7 +52,7 @@ export function tool<Args extends z.ZodObject, Ctx = unknown>(
   options: ToolOptions<Args, Ctx>,
 ): Tool<Args, Ctx> {
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(options.name)) {
-    throw new TypeError(`tool name "${options.name}" must match [a-zA-Z0-9_-]{1,64}: rename the tool`);
+    throw new AuthoringError(`tool name "${options.name}" must match [a-zA-Z0-9_-]{1,64}: rename the tool`);
   }
   return { ...options };
 }
