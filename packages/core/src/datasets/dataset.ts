@@ -11,6 +11,7 @@ import { DatasetRow, describeRowIssue, extraColumns } from "./dataset-row.ts";
 import type { Example } from "./example.ts";
 import { seededShuffle } from "./seeded-shuffle.ts";
 
+/** Options of `Dataset.fromRows`. */
 export interface FromRowsOptions {
   /** Names the rows in error messages: a file path, an environment name. Default "dataset". */
   source?: string;
@@ -25,6 +26,7 @@ export type SplitOptions =
   | { evalSize: number; evalFraction?: undefined; seed?: number }
   | { evalFraction: number; evalSize?: undefined; seed?: number };
 
+/** Rows of an environment: validated, normalised examples with their prompts; built with `Dataset.fromRows` or a loader. */
 export class Dataset implements Iterable<Example> {
   private constructor(private readonly items: readonly Example[]) {
     Object.freeze(items);

@@ -15,12 +15,14 @@ import { Environment, type RolloutContext } from "./environment.ts";
 // biome-ignore lint/suspicious/noExplicitAny: members may have any state type
 type AnyEnvironment = Environment<any>;
 
+/** Options of `EnvGroup`: the members and their names. */
 export interface EnvGroupOptions {
   envs: AnyEnvironment[];
   /** One unique name per environment; default `env_0`, `env_1`, ... */
   names?: string[];
 }
 
+/** Several environments as one: each row goes to the member its `info.env_id` names. */
 export class EnvGroup extends Environment {
   readonly envs: ReadonlyMap<string, AnyEnvironment>;
 

@@ -18,6 +18,7 @@ import { OrderedHooks } from "./ordered-hooks.ts";
 /** A dataset, or a function that builds it when first needed (so loading an env stays cheap). */
 export type DatasetSource = Dataset | (() => Dataset | Promise<Dataset>);
 
+/** What every environment is built from. */
 export interface EnvironmentOptions<Data> {
   /** Training rows. At least one of `dataset` and `evalDataset` is required. */
   dataset?: DatasetSource;
@@ -70,6 +71,7 @@ export interface Inputs {
 export type CleanupFn<Data> = (state: RolloutState<Data>) => void | Promise<void>;
 export type TeardownFn = () => void | Promise<void>;
 
+/** The base of every environment: its datasets, rubric, parser and sampling defaults, and `rollout`. */
 export abstract class Environment<Data = Record<string, unknown>> {
   readonly rubric: Scorer<Data>;
   readonly parser: Parser;

@@ -22,6 +22,7 @@ import type { RolloutState } from "../rollout/rollout-state.ts";
 import { Environment, type EnvironmentOptions, type RolloutContext } from "./environment.ts";
 import { OrderedHooks } from "./ordered-hooks.ts";
 
+/** Options of `MultiTurnEnv`: an environment's options plus turn, time and token limits. */
 export interface MultiTurnEnvOptions<Data> extends EnvironmentOptions<Data> {
   /** Model turns per rollout; default unlimited (-1 also means unlimited). */
   maxTurns?: number;
@@ -45,10 +46,12 @@ export const MultiTurnSettings = z
   .strict();
 export type MultiTurnSettings = z.infer<typeof MultiTurnSettings>;
 
+/** A stop condition: true ends the rollout before the next model turn. */
 export type StopCheck<Data> = (state: RolloutState<Data>) => boolean | Promise<boolean>;
 
 class TimeoutReason extends Error {}
 
+/** An environment that talks with the model over several turns: subclasses write `envResponse`. */
 export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Environment<Data> {
   /** Change these three through `configure`. */
   maxTurns: number;

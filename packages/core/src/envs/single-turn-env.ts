@@ -11,8 +11,10 @@ import { UserError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
 
+/** Options of `SingleTurnEnv` (those of every environment). */
 export type SingleTurnEnvOptions<Data> = Omit<MultiTurnEnvOptions<Data>, "maxTurns">;
 
+/** One model reply per rollout, scored by the rubric. */
 export class SingleTurnEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> {
   constructor(options: SingleTurnEnvOptions<Data>) {
     super({ ...options, maxTurns: 1 });

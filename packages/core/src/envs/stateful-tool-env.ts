@@ -21,10 +21,12 @@ export interface StatefulTool<Data> {
   hiddenArgs: string[];
 }
 
+/** Options of `StatefulToolEnv`: tools, each with the names of its hidden arguments. */
 export interface StatefulToolEnvOptions<Data> extends Omit<ToolEnvOptions<Data>, "tools"> {
   tools: Array<AnyTool<Data> | StatefulTool<Data>>;
 }
 
+/** A tool environment whose tools take hidden arguments the environment fills in per rollout (`updateToolArgs`). */
 export abstract class StatefulToolEnv<Data = Record<string, unknown>> extends ToolEnv<Data> {
   constructor(options: StatefulToolEnvOptions<Data>) {
     super({ ...options, tools: [] });

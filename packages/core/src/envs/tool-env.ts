@@ -30,6 +30,7 @@ export type AnyTool<Data = Record<string, unknown>> = Tool<z.ZodObject<any>, Too
 // biome-ignore lint/suspicious/noExplicitAny: constructors of any signature
 export type ErrorClass = abstract new (...args: any[]) => Error;
 
+/** Options of `ToolEnv`: the tools, and which tool errors end the rollout. */
 export interface ToolEnvOptions<Data> extends MultiTurnEnvOptions<Data> {
   tools: AnyTool<Data>[];
   /** Error classes that stop the rollout instead of going back to the model (e.g. `ToolParseError`). */
@@ -38,6 +39,7 @@ export interface ToolEnvOptions<Data> extends MultiTurnEnvOptions<Data> {
   formatError?: (error: Error) => string;
 }
 
+/** The model calls typed tools until it answers without one; tool errors go back to the model as tool messages. */
 export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> {
   protected readonly tools = new Map<string, AnyTool<Data>>();
   protected readonly hiddenArgs = new Map<string, string[]>();

@@ -34,6 +34,7 @@ export interface EvaluateProgress {
   latest: RolloutRecord[];
 }
 
+/** Options of `evaluate`: model clients, the model, how many examples and rollouts, sampling, saving. */
 export interface EvaluateOptions extends Omit<GenerateOptions, "onGroup"> {
   /** Rows to evaluate; undefined or negative: all. */
   numExamples?: number;
@@ -51,6 +52,7 @@ export interface EvaluateOptions extends Omit<GenerateOptions, "onGroup"> {
   onProgress?: (progress: EvaluateProgress) => void;
 }
 
+/** What `evaluate` returns: every rollout's record and the run's metadata (averages, pass@k). */
 export interface EvaluateResult {
   /** Every rollout of the run, kept ones included, sorted by example and rollout index. */
   records: RolloutRecord[];
@@ -62,6 +64,7 @@ export interface EvaluateResult {
   warnings: string[];
 }
 
+/** Runs and scores rollouts of an environment's eval split and summarises them, optionally saving the run. */
 export async function evaluate<Data>(
   env: Environment<Data>,
   options: EvaluateOptions,

@@ -18,6 +18,7 @@ import { toRecord } from "../rollout/to-record.ts";
 import { CancelScope } from "./cancel-scope.ts";
 import { Slots } from "./slots.ts";
 
+/** Options of `generate`: the inputs, clients, model, sampling and concurrency. */
 export interface GenerateOptions {
   /** One client, or several replicas used in turn, one per group (a group shares one server's cache). */
   clients: ModelClient | ModelClient[];
@@ -40,6 +41,7 @@ export interface GenerateOptions {
   onGroup?: (records: RolloutRecord[], states: RolloutState<unknown>[]) => void | Promise<void>;
 }
 
+/** What `generate` returns: the scored rollout states, grouped by example. */
 export interface GenerateResult {
   /** Records of every finished group, sorted by example id, then rollout index. */
   records: RolloutRecord[];
@@ -49,6 +51,7 @@ export interface GenerateResult {
 
 const defaultDelay = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
 
+/** Runs and scores rollouts for the given inputs; failures are recorded on their rollouts. */
 export async function generate<Data>(
   env: Environment<Data>,
   inputs: RolloutInput[],

@@ -16,6 +16,7 @@ import { EnvArgsError } from "../errors.ts";
 // biome-ignore lint/suspicious/noExplicitAny: an environment of any state type
 type AnyEnvironment = Environment<any>;
 
+/** What `defineEnvironment` takes. */
 export interface EnvironmentDefinition<Args extends z.ZodType> {
   /** Schema of the arguments; use `.strict()` so a misspelt argument is caught. */
   args: Args;
@@ -28,6 +29,7 @@ export interface LoadEnvironmentFn<Args extends z.ZodType = z.ZodType> {
   readonly argsSchema: Args;
 }
 
+/** Declares a package's `loadEnvironment`: the arguments' zod schema and the function that builds the environment. */
 export function defineEnvironment<Args extends z.ZodType>(
   definition: EnvironmentDefinition<Args>,
 ): LoadEnvironmentFn<Args> {

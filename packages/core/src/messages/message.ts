@@ -16,9 +16,11 @@ export type ImagePart = z.infer<typeof ImagePart>;
 export const ContentPart = z.discriminatedUnion("type", [TextPart, ImagePart]);
 export type ContentPart = z.infer<typeof ContentPart>;
 
+/** A message's content: a string, or text and image parts. */
 export const Content = z.union([z.string(), z.array(ContentPart)]);
 export type Content = z.infer<typeof Content>;
 
+/** One call of a tool by the model, its arguments as a JSON string. */
 export const ToolCall = z.object({
   id: z.string(),
   type: z.literal("function").default("function"),
@@ -26,12 +28,15 @@ export const ToolCall = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
+/** Instructions for the model. */
 export const SystemMessage = z.object({ role: z.literal("system"), content: Content });
 export type SystemMessage = z.infer<typeof SystemMessage>;
 
+/** A user (or environment) turn. */
 export const UserMessage = z.object({ role: z.literal("user"), content: Content });
 export type UserMessage = z.infer<typeof UserMessage>;
 
+/** A model turn: text and/or tool calls. */
 export const AssistantMessage = z.object({
   role: z.literal("assistant"),
   content: Content.nullable().default(""),
@@ -41,6 +46,7 @@ export const AssistantMessage = z.object({
 });
 export type AssistantMessage = z.infer<typeof AssistantMessage>;
 
+/** A tool's result, answering the call with the same id. */
 export const ToolMessage = z.object({
   role: z.literal("tool"),
   content: Content,
@@ -48,6 +54,7 @@ export const ToolMessage = z.object({
 });
 export type ToolMessage = z.infer<typeof ToolMessage>;
 
+/** One chat message, discriminated by `role`. */
 export const Message = z.discriminatedUnion("role", [
   SystemMessage,
   UserMessage,
@@ -56,6 +63,7 @@ export const Message = z.discriminatedUnion("role", [
 ]);
 export type Message = z.infer<typeof Message>;
 
+/** A conversation: prompt or completion. */
 export const Messages = z.array(Message);
 export type Messages = Message[];
 

@@ -6,11 +6,13 @@ import { contentText, type Messages } from "../messages/message.ts";
 
 export type ExtractFn = (text: string) => string | null;
 
+/** Options of `Parser`. */
 export interface ParserOptions {
   /** Applied to the text of the last assistant message; default: the text itself. */
   extract?: ExtractFn;
 }
 
+/** Pulls the answer out of a completion and scores its format; the base parser takes the last assistant text. */
 export class Parser {
   protected readonly extract: ExtractFn;
 

@@ -11,6 +11,7 @@ import { Parser, type ParserOptions } from "./parser.ts";
 /** A field: one tag name, or alternative tag names of which the first is canonical. */
 export type XMLField = string | readonly string[];
 
+/** Options of `XMLParser`. */
 export interface XMLParserOptions extends ParserOptions {
   /** The field `parse` and `parseAnswer` return. Default "answer". */
   answerField?: string;

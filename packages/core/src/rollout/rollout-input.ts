@@ -4,8 +4,10 @@
  */
 import type { Messages } from "../messages/message.ts";
 
+/** Free-form per-row data handed to rewards and environments. */
 export type Info = Record<string, unknown>;
 
+/** One row as a rollout starts from it: prompt, answer, info and ids. */
 export interface RolloutInput {
   /** Row of the dataset; the same for every rollout of that row. */
   exampleId: number;

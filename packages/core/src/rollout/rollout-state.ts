@@ -26,6 +26,7 @@ export interface PhaseTimes {
   scoringMs: number;
 }
 
+/** Everything about one rollout, passed from call to call: input, completion, turns, timing, errors, rewards, and the environment's own `data`. */
 export interface RolloutState<Data = Record<string, unknown>> {
   readonly input: RolloutInput;
   readonly prompt: Messages;

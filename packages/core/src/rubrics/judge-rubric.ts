@@ -28,6 +28,7 @@ Answer to grade:
 
 Does the answer to grade say the same thing as the reference answer? Reply with "yes" or "no" only.`;
 
+/** Options of `JudgeRubric`: the judge's client, model and prompt. */
 export interface JudgeRubricOptions<Data> extends RubricOptions<Data> {
   client: ModelClient;
   model: string;
@@ -37,6 +38,7 @@ export interface JudgeRubricOptions<Data> extends RubricOptions<Data> {
   sampling?: SamplingArgs;
 }
 
+/** Asks a judge model whether the answer matches the reference; the judge's verdict is the reward. */
 export class JudgeRubric<Data = Record<string, unknown>> extends Rubric<Data> {
   readonly client: ModelClient;
   readonly model: string;

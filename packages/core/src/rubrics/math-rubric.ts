@@ -17,6 +17,7 @@ import { answersEquivalent, extractFinalAnswer } from "./math-answer.ts";
 import type { RewardContext } from "./reward-context.ts";
 import { Rubric } from "./rubric.ts";
 
+/** Options of `MathRubric`. */
 export interface MathRubricOptions {
   /** Default: a `MaybeThinkParser` that takes the last `\boxed{}` after any thinking (strictly). */
   parser?: Parser;

@@ -7,6 +7,7 @@ import type { Parser } from "../parsers/parser.ts";
 import type { Info } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
 
+/** What every reward function gets: prompt, completion, answer, info, state and parser of one rollout. */
 export interface RewardContext<Data = Record<string, unknown>> {
   prompt: Messages;
   completion: Messages;

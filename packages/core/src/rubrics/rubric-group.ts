@@ -9,6 +9,7 @@ import { AuthoringError } from "../errors.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
 import { type Score, Scorer } from "./scorer.ts";
 
+/** Several rubrics scored together; their rewards add up. */
 export class RubricGroup<Data = Record<string, unknown>> extends Scorer<Data> {
   constructor(readonly rubrics: Scorer<Data>[]) {
     super();

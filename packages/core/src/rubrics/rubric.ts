@@ -23,6 +23,7 @@ export type RubricFunction<Data> =
   | { type: "rollout"; name: string; weight: number; fn: RewardFn<Data> }
   | { type: "group"; name: string; weight: number; fn: GroupRewardFn<Data> };
 
+/** How a function is added to a rubric: its name and weight (0 makes it a metric). */
 export interface AddOptions {
   /** Multiplier of the score in the reward; metrics have 0. Default 1 for rewards. */
   weight?: number;
@@ -33,6 +34,7 @@ export interface AddOptions {
 export type RewardSpec<Data> = RewardFn<Data> | ({ fn: RewardFn<Data> } & AddOptions);
 export type GroupRewardSpec<Data> = GroupRewardFn<Data> | ({ fn: GroupRewardFn<Data> } & AddOptions);
 
+/** Options of `Rubric`: its parser and functions. */
 export interface RubricOptions<Data> {
   /** Passed to every function as `ctx.parser`; default: the base `Parser`. */
   parser?: Parser;
@@ -41,6 +43,7 @@ export interface RubricOptions<Data> {
   groupRewards?: GroupRewardSpec<Data>[];
 }
 
+/** Weighted reward functions and weight-0 metrics; their weighted sum is a rollout's reward. */
 export class Rubric<Data = Record<string, unknown>> extends Scorer<Data> {
   readonly parser: Parser;
   private readonly functions: RubricFunction<Data>[] = [];

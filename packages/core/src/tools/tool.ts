@@ -22,6 +22,7 @@ export type ToolResult =
   | string
   | Array<{ type: "text"; text: string } | { type: "image_url"; image_url: { url: string } }>;
 
+/** A typed function the model can call: name, description, zod parameters and `run`. */
 export interface Tool<Args extends z.ZodObject = z.ZodObject, Ctx = unknown> {
   readonly name: string;
   readonly description: string;
@@ -30,6 +31,7 @@ export interface Tool<Args extends z.ZodObject = z.ZodObject, Ctx = unknown> {
   run(args: z.infer<Args>, ctx: Ctx): ToolResult | Promise<ToolResult> | unknown;
 }
 
+/** What `tool` takes. */
 export interface ToolOptions<Args extends z.ZodObject, Ctx> {
   name: string;
   description: string;
