@@ -7,6 +7,9 @@ import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import { HubError } from "../hub-error.ts";
 import type { HubEnv } from "../server/hub-context.ts";
+import { requireUser } from "../server/principal.ts";
+import { readCapped, readJson } from "../server/request-body.ts";
+import { BODY_LIMITS } from "./body-limits.ts";
 import { dataEnvelope } from "./schemas/envelope.ts";
 
 /** Who may call a route (checked again in the handler against the resource itself). */
@@ -21,6 +24,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   query?: Q;
   /** A JSON body schema, or "tarball" for a raw .tgz body. */
   body?: B | "tarball";
+  /** Cap of a JSON body in bytes; default `BODY_LIMITS.json` (a tarball's is the Hub's `maxTarballBytes`). */
+  maxBodyBytes?: number;
   /** The `data` of a success, or "binary" for raw bytes. */
   response: R | "binary";
   /** HTTP status of a success; default 200. */
@@ -52,11 +57,15 @@ export class RouteTable {
     this.specs.push(spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType>);
     const honoPath = this.basePath + spec.path.replace(/\{(\w+)\}/g, ":$1");
     this.app.on(spec.method.toUpperCase(), honoPath, async (c) => {
+      // Who may call comes first: an anonymous or read-only caller is refused before its body is read.
+      if (spec.auth === "read" || spec.auth === "write") requireUser(c, spec.auth);
       const query = spec.query ? parseWith(spec.query, c.req.query(), "query") : undefined;
       let body: unknown;
       let raw: Uint8Array = new Uint8Array();
       if (spec.body === "tarball") raw = await readCapped(c, c.get("hub").limits.maxTarballBytes);
-      else if (spec.body) body = parseWith(spec.body, await jsonBody(c), "body");
+      else if (spec.body) {
+        body = parseWith(spec.body, await readJson(c, spec.maxBodyBytes ?? BODY_LIMITS.json), "body");
+      }
       const data = await handler(c, {
         params: c.req.param() as Record<string, string>,
         query,
@@ -80,41 +89,6 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
     field,
     in: where,
   });
-}
-
-/** Largest JSON body accepted (a chunk of report rows is the biggest). */
-export const MAX_JSON_BYTES = 64 * 1024 * 1024;
-
-/**
- * The request body, refused with `payload_too_large` as soon as it passes `max` bytes: the declared
- * length is checked first, then the stream is counted, so an oversize upload is never held whole.
- */
-export async function readCapped(c: Context<HubEnv>, max: number): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new HubError(
-      "payload_too_large",
-      `the request body is over ${max} bytes: send less (or raise the Hub's limit)`,
-    );
-  if (Number(c.req.header("content-length") ?? 0) > max) throw tooLarge();
-  const stream = c.req.raw.body;
-  if (!stream) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > max) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-async function jsonBody(c: Context<HubEnv>): Promise<unknown> {
-  const text = Buffer.from(await readCapped(c, MAX_JSON_BYTES)).toString("utf8");
-  try {
-    return text === "" ? {} : JSON.parse(text);
-  } catch {
-    throw new HubError("bad_request", "the request body is not valid JSON: send a JSON object");
-  }
 }
 
 /** The envelope schema of a route's success, for the document. */

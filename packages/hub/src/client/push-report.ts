@@ -7,6 +7,7 @@
 import { basename } from "node:path";
 import { findEnvironment } from "@vf-rl/core/loading";
 import { readRun } from "@vf-rl/core/results";
+import { BODY_LIMITS } from "../api/body-limits.ts";
 import type { ReportInfo } from "../api/schemas/report-schemas.ts";
 import { HubError } from "../hub-error.ts";
 import { collectPackageFiles } from "../package/collect-files.ts";
@@ -26,6 +27,8 @@ export interface PushReportOptions {
   cwd?: string;
   /** Rows per request; default 200. */
   chunkRows?: number;
+  /** Bytes of JSON rows per request; default half the Hub's cap (`BODY_LIMITS.reportRows`). */
+  chunkBytes?: number;
   /** Called after each chunk with rows stored so far and the total. */
   onProgress?: (stored: number, total: number) => void;
 }
@@ -61,10 +64,12 @@ export async function pushReport(options: PushReportOptions): Promise<PushReport
   const resumedFrom = report.rows_received;
   let sent = 0;
   if (report.status !== "complete") {
-    const chunk = options.chunkRows ?? 200;
     let stored = report.rows_received;
-    for (let offset = stored; offset < records.length; offset += chunk) {
-      const rows = records.slice(offset, offset + chunk);
+    const chunks = chunkRows(records, stored, {
+      rows: options.chunkRows ?? 200,
+      bytes: options.chunkBytes ?? BODY_LIMITS.reportRows / 2,
+    });
+    for (const { offset, rows } of chunks) {
       stored = await options.client.uploadRows(report.id, offset, rows);
       sent += rows.length;
       options.onProgress?.(stored, records.length);
@@ -72,6 +77,38 @@ export async function pushReport(options: PushReportOptions): Promise<PushReport
     report = await options.client.finalizeReport(report.id);
   }
   return { report, resumedFrom, sent, url: `${options.client.url}/reports/${report.id}` };
+}
+
+/**
+ * Consecutive chunks of `records` from `start`, each at most `limit.rows` rows and `limit.bytes` of
+ * JSON, so no request passes the Hub's body cap however long the rollouts are.
+ */
+function chunkRows(
+  records: readonly unknown[],
+  start: number,
+  limit: { rows: number; bytes: number },
+): { offset: number; rows: unknown[] }[] {
+  const chunks: { offset: number; rows: unknown[] }[] = [];
+  let current: { offset: number; rows: unknown[] } = { offset: start, rows: [] };
+  let bytes = 0;
+  for (let i = start; i < records.length; i++) {
+    const size = Buffer.byteLength(JSON.stringify(records[i]));
+    if (size > limit.bytes) {
+      throw new HubError(
+        "payload_too_large",
+        `row ${i} of the run is ${size} bytes, over the ${limit.bytes} bytes one upload may carry: drop its largest fields (e.g. logprobs) and push again`,
+      );
+    }
+    if (current.rows.length > 0 && (current.rows.length >= limit.rows || bytes + size > limit.bytes)) {
+      chunks.push(current);
+      current = { offset: i, rows: [] };
+      bytes = 0;
+    }
+    current.rows.push(records[i]);
+    bytes += size + 1;
+  }
+  if (current.rows.length > 0) chunks.push(current);
+  return chunks;
 }
 
 function localContentHash(envId: string, cwd: string | undefined): string {

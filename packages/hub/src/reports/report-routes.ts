@@ -5,6 +5,7 @@
  */
 import { RolloutRecord } from "@vf-rl/core/results";
 import type { Context } from "hono";
+import { BODY_LIMITS } from "../api/body-limits.ts";
 import { decodeCursor, paginate } from "../api/cursor.ts";
 import { parseWith, type RouteTable } from "../api/route-table.ts";
 import { PageQuery, pageOf } from "../api/schemas/envelope.ts";
@@ -94,6 +95,7 @@ export function addReportRoutes(table: RouteTable): void {
       summary: "Open a report for a run (or get the one already opened for this run id)",
       auth: "write",
       body: CreateReportRequest,
+      maxBodyBytes: BODY_LIMITS.reportOpen,
       response: ReportInfo,
       status: (r) => (r.rows_received === 0 && r.status === "uploading" ? 201 : 200),
     },
@@ -151,6 +153,7 @@ export function addReportRoutes(table: RouteTable): void {
       summary: "Upload a chunk of rows (rows already stored are kept)",
       auth: "write",
       body: RowsChunk,
+      maxBodyBytes: BODY_LIMITS.reportRows,
       response: RowsReceived,
     },
     async (c, { params, body }) => {

@@ -1,6 +1,6 @@
 /** What every request handler of the Hub reaches: the database, the blob store, limits and caches. */
 
-import type { RateLimiter } from "../auth/rate-limiter.ts";
+import type { AuthLimits } from "../auth/auth-limits.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Database } from "../db/database.ts";
 import type { PackageLimits } from "../package/package-tarball.ts";
@@ -23,10 +23,10 @@ export interface HubContext {
   limits: PackageLimits;
   /** Read-side cache of environment info, packuments and key lookups (see read-cache.ts). */
   cache: ReadCache;
-  /** Failed web sign-ins, per user name and per client address. */
-  loginLimiter: RateLimiter;
-  /** Requests with invalid API keys, per client address. */
-  keyLimiter: RateLimiter;
+  /** Limits on failed sign-ins and invalid API keys (see auth-limits.ts). */
+  authLimits: AuthLimits;
+  /** Header naming the client's address, set by a trusted proxy in front (e.g. `x-forwarded-for`). */
+  trustedProxyHeader?: string;
   /** Origin the Hub is reached at (for URLs it hands out); default: the request's own origin. */
   publicUrl?: string;
 }

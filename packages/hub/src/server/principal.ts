@@ -1,11 +1,11 @@
 /**
  * Resolves who a request comes from: an `Authorization: Bearer <key>` header (API and npm), else the
  * web session cookie. A bad key is an error, never a silent fallback to anonymous; repeated bad keys
- * from one address are rate-limited.
+ * from one address are answered 429, while a valid key always works (see auth-limits.ts).
  */
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
-import { hashApiKey } from "../auth/api-key.ts";
+import { hashApiKey, looksLikeApiKey } from "../auth/api-key.ts";
 import { HubError } from "../hub-error.ts";
 import { findKeyOwner, type KeyOwner, touchApiKey } from "../store/api-keys-store.ts";
 import { findSession } from "../store/sessions-store.ts";
@@ -19,24 +19,22 @@ export async function resolvePrincipal(c: Context<HubEnv>): Promise<Principal | 
   const hub = c.get("hub");
   const header = c.req.header("authorization");
   if (header) {
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const address = clientAddress(c);
-    const wait = hub.keyLimiter.retryAfter(address);
-    if (wait > 0) {
-      throw new HubError(
-        "rate_limited",
-        `too many requests with invalid keys: wait ${wait} s, then use a valid key`,
-        {
-          retry_after: wait,
-        },
-      );
-    }
-    const hash = match ? hashApiKey(match[1]!) : "";
-    const owner = match
+    const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    // A malformed key cannot be valid: no lookup. A valid one is looked up (cached) and always works,
+    // however many invalid keys came from its address.
+    const hash = key && looksLikeApiKey(key) ? hashApiKey(key) : null;
+    const owner = hash
       ? await hub.cache.get<KeyOwner | null>(`key:${hash}`, () => findKeyOwner(hub.db, hash))
       : null;
     if (!owner) {
-      hub.keyLimiter.fail(address);
+      const wait = hub.authLimits.invalidKey(clientAddress(c));
+      if (wait > 0) {
+        throw new HubError(
+          "rate_limited",
+          `too many requests with invalid keys from this address: wait ${wait} s, then use a valid key`,
+          { retry_after: wait },
+        );
+      }
       throw new HubError(
         "unauthorized",
         "the API key is not valid (mistyped, revoked or from another Hub): run vf login, or set VF_API_KEY",
@@ -88,8 +86,16 @@ function keyName(principal: Principal): string {
   return principal.via.type === "key" ? principal.via.prefix : "in use";
 }
 
-/** The client's address as the socket saw it (a proxy in front should set its own limits). */
+/**
+ * The client's address: the socket's, or, when the Hub is configured with a trusted proxy header
+ * (`trustedProxyHeader`, e.g. `x-forwarded-for`), that header's last entry, the one the proxy in front
+ * appended (entries before it are whatever the client sent). Without that option the header is
+ * ignored, so a client cannot pick its own address to escape its limits.
+ */
 export function clientAddress(c: Context<HubEnv>): string {
+  const header = c.get("hub").trustedProxyHeader;
+  const forwarded = header ? c.req.header(header)?.split(",").at(-1)?.trim() : undefined;
+  if (forwarded) return forwarded;
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? "local";
 }

@@ -9,9 +9,9 @@ import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
+import { AuthLimits } from "../auth/auth-limits.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { hashPassword } from "../auth/password.ts";
-import { RateLimiter } from "../auth/rate-limiter.ts";
 import { openBlobStore } from "../blobs/open-blob-store.ts";
 import { lockDataDir } from "../db/data-dir-lock.ts";
 import type { Database } from "../db/database.ts";
@@ -42,6 +42,13 @@ export interface StartHubOptions {
   limits?: Partial<PackageLimits>;
   /** Cache lifetime of hot reads in ms; default 5,000 (0 disables caching). */
   cacheTtlMs?: number;
+  /**
+   * Behind a reverse proxy: the header it sets to the client's address (e.g. `x-forwarded-for`, whose
+   * last entry is used), so rate limits apply per client rather than to the proxy; default
+   * `VF_HUB_TRUSTED_PROXY_HEADER`, else none (the socket's address). Set it only when every request
+   * comes through that proxy: otherwise clients could choose their own address.
+   */
+  trustedProxyHeader?: string;
 }
 
 /** The first user of a fresh Hub, shown once. */
@@ -94,14 +101,15 @@ export async function openHubDatabase(options: { dataDir: string; databaseUrl?: 
 /** Starts a Hub; see `StartHubOptions`. @example const hub = await startHub({ dataDir: "./hub-data", port: 0 }) */
 export async function startHub(options: StartHubOptions): Promise<RunningHub> {
   const db = await openHubDatabase(options);
+  const proxyHeader = options.trustedProxyHeader ?? process.env.VF_HUB_TRUSTED_PROXY_HEADER;
   const context: HubContext = {
     db,
     blobs: openBlobStore(options.blobUrl ?? join(options.dataDir, "blobs")),
     limits: { ...DEFAULT_PACKAGE_LIMITS, ...options.limits },
     cache: new ReadCache({ ttlMs: options.cacheTtlMs ?? 5000 }),
-    loginLimiter: new RateLimiter({ maxFailures: 5, windowMs: 15 * 60_000 }),
-    keyLimiter: new RateLimiter({ maxFailures: 30, windowMs: 60_000 }),
+    authLimits: new AuthLimits(),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(proxyHeader ? { trustedProxyHeader: proxyHeader.toLowerCase() } : {}),
   };
   const bootstrap = await bootstrapAdmin(db);
   const app = createHubApp(context);

@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Hono } from "hono";
+import { AuthLimits } from "../auth/auth-limits.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { hashPassword } from "../auth/password.ts";
-import { RateLimiter } from "../auth/rate-limiter.ts";
 import { folderBlobStore } from "../blobs/folder-blob-store.ts";
 import { migrate } from "../db/migrate.ts";
 import { openPgliteDatabase } from "../db/pglite-database.ts";
@@ -35,7 +35,9 @@ export interface TestHub {
 }
 
 /** Starts an in-process Hub. */
-export async function createTestHub(options: { limits?: Partial<PackageLimits> } = {}): Promise<TestHub> {
+export async function createTestHub(
+  options: { limits?: Partial<PackageLimits>; trustedProxyHeader?: string } = {},
+): Promise<TestHub> {
   const db = await openPgliteDatabase();
   await migrate(db);
   const blobDir = mkdtempSync(join(tmpdir(), "vf-hub-blobs-"));
@@ -44,8 +46,8 @@ export async function createTestHub(options: { limits?: Partial<PackageLimits> }
     blobs: folderBlobStore(blobDir),
     limits: { ...DEFAULT_PACKAGE_LIMITS, ...options.limits },
     cache: new ReadCache(),
-    loginLimiter: new RateLimiter({ maxFailures: 5 }),
-    keyLimiter: new RateLimiter({ maxFailures: 30, windowMs: 60_000 }),
+    authLimits: new AuthLimits(),
+    ...(options.trustedProxyHeader ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
   };
   const app = createHubApp(context);
   return {

@@ -17,6 +17,7 @@ import { visibleSnapshot } from "../server/env-access.ts";
 import type { HubEnv, Principal } from "../server/hub-context.ts";
 import { originOf } from "../server/origin.ts";
 import { clientAddress, SESSION_COOKIE } from "../server/principal.ts";
+import { readForm } from "../server/request-body.ts";
 import { listApiKeys, revokeApiKey } from "../store/api-keys-store.ts";
 import { searchEnvironments } from "../store/environments-store.ts";
 import { createSession, deleteSession } from "../store/sessions-store.ts";
@@ -40,7 +41,7 @@ function sessionUser(c: WebContext): { viewer: Principal; csrf: string } | Respo
 }
 
 async function formWithCsrf(c: WebContext, csrf: string): Promise<Record<string, string>> {
-  const form = Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)]));
+  const form = await readForm(c);
   if (form.csrf !== csrf)
     throw new HubError(
       "forbidden",
@@ -75,11 +76,11 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
 
   app.post("/login", async (c) => {
     const hub = c.get("hub");
-    const form = Object.fromEntries(Object.entries(await c.req.parseBody()).map(([k, v]) => [k, String(v)]));
+    const form = await readForm(c);
     const name = (form.name ?? "").trim().toLowerCase();
     const next = safeNext(form.next);
-    const keys = [`user:${name}`, `ip:${clientAddress(c)}`];
-    const wait = Math.max(...keys.map((k) => hub.loginLimiter.retryAfter(k)));
+    const address = clientAddress(c);
+    const wait = hub.authLimits.signInWait(name, address);
     if (wait > 0) {
       return c.html(
         loginPage({
@@ -96,10 +97,10 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
     const user = await findUserByName(hub.db, name);
     const ok = user?.passwordHash ? await verifyPassword(form.password ?? "", user.passwordHash) : false;
     if (!user || !ok) {
-      for (const key of keys) hub.loginLimiter.fail(key);
+      hub.authLimits.signInFailed(name, address);
       return c.html(loginPage({ next, name, error: "Wrong user name or password." }), 401);
     }
-    hub.loginLimiter.reset(keys[0]!);
+    hub.authLimits.signInSucceeded(name, address);
     const token = await createSession(hub.db, user.id);
     setCookie(c, SESSION_COOKIE, token, {
       httpOnly: true,

@@ -1,0 +1,71 @@
+/**
+ * Reading request bodies under a cap. Every route that takes a body names its cap (see
+ * `BODY_LIMITS`); a body over it is refused with `payload_too_large` without being held: the declared
+ * Content-Length is checked before a byte is read, then the stream is counted and cancelled at the
+ * cap (chunked uploads declare no length). Routes that need a user check that first, so an anonymous
+ * caller is answered 401 before any of its body is read.
+ */
+import type { Context } from "hono";
+import { BODY_LIMITS } from "../api/body-limits.ts";
+import { HubError } from "../hub-error.ts";
+import type { HubEnv } from "./hub-context.ts";
+
+function tooLarge(max: number): HubError {
+  return new HubError(
+    "payload_too_large",
+    `the request body is over the limit of ${max} bytes for this route: send less (for reports, smaller chunks)`,
+    { max_bytes: max },
+  );
+}
+
+/** The request body, or `payload_too_large` as soon as it is known to pass `max` bytes. */
+export async function readCapped(c: Context<HubEnv>, max: number): Promise<Uint8Array> {
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && Number(declared) > max) throw tooLarge(max);
+  const stream = c.req.raw.body;
+  if (!stream) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > max) {
+        // Cancelling tells the server to stop handing us the rest (it drains or closes the socket).
+        await reader.cancel().catch(() => {});
+        throw tooLarge(max);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The body parsed as JSON (empty is `{}`), capped at `max` bytes. */
+export async function readJson(c: Context<HubEnv>, max: number): Promise<unknown> {
+  const text = Buffer.from(await readCapped(c, max)).toString("utf8");
+  try {
+    return text === "" ? {} : JSON.parse(text);
+  } catch {
+    throw new HubError("bad_request", "the request body is not valid JSON: send a JSON object");
+  }
+}
+
+/** A web form's fields (urlencoded or multipart), capped at `BODY_LIMITS.form` bytes. */
+export async function readForm(c: Context<HubEnv>): Promise<Record<string, string>> {
+  const bytes = await readCapped(c, BODY_LIMITS.form);
+  const type = c.req.header("content-type") ?? "application/x-www-form-urlencoded";
+  let data: FormData;
+  try {
+    data = await new Response(bytes, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new HubError("bad_request", "the form could not be read: submit it from the Hub's page");
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of data) if (typeof value === "string") fields[name] = value;
+  return fields;
+}
