@@ -23,13 +23,31 @@ export interface PackageManifest {
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
+/** Bounds of a package.json: real ones are a few KiB, and nest a handful of levels (exports maps). */
+export const MANIFEST_LIMITS = { maxBytes: 1024 * 1024, maxDepth: 64 } as const;
+
 /** The checked manifest of `files`; throws `HubError` `validation_failed` naming the field. */
 export function readPackageManifest(files: readonly PackageFile[]): PackageManifest {
   const file = files.find((f) => f.path === "package.json");
   if (!file) throw fieldError("package.json", "is missing: add one at the package root");
+  if (file.data.length > MANIFEST_LIMITS.maxBytes) {
+    throw fieldError(
+      "package.json",
+      `is ${file.data.length} bytes, over ${MANIFEST_LIMITS.maxBytes}: trim it`,
+    );
+  }
+  const text = Buffer.from(file.data).toString("utf8");
+  // Checked before parsing: whatever walks the parsed value later (schemas, JSON.stringify, the
+  // database's jsonb) recurses, and a deep enough document overflows its stack.
+  if (nestingDepth(text) > MANIFEST_LIMITS.maxDepth) {
+    throw fieldError(
+      "package.json",
+      `nests deeper than ${MANIFEST_LIMITS.maxDepth} levels of objects and arrays: flatten it`,
+    );
+  }
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(file.data).toString("utf8"));
+    json = JSON.parse(text);
   } catch (error) {
     throw fieldError("package.json", `is not valid JSON (${(error as Error).message})`);
   }
@@ -79,6 +97,24 @@ export function checkManifest(json: Record<string, unknown>): PackageManifest {
     tags: pkg.vf.tags ?? [],
     json,
   };
+}
+
+/** The deepest nesting of `[` and `{` in JSON `text` (outside strings), counted without recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 function fieldError(field: string, problem: string): HubError {

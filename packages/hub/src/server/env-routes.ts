@@ -19,6 +19,7 @@ import { HubError } from "../hub-error.ts";
 import { deleteEnvironment, searchEnvironments, updateEnvironment } from "../store/environments-store.ts";
 import { deleteVersion, latestOf } from "../store/versions-store.ts";
 import { toEnvInfo, toEnvSummary, toVersionInfo } from "./api-views.ts";
+import { dropUnusedTarball } from "./drop-unused-tarball.ts";
 import { canWrite, invalidateEnv, versionOf, visibleSnapshot } from "./env-access.ts";
 import { inspectVersion, tarballOf } from "./inspect-version.ts";
 import { originOf } from "./origin.ts";
@@ -113,12 +114,7 @@ export function addEnvRoutes(table: RouteTable): void {
       const hub = c.get("hub");
       const snapshot = await writableSnapshot(c, params.owner!, params.name!);
       await deleteEnvironment(hub.db, snapshot.env.id);
-      for (const version of snapshot.versions) {
-        const unused = await hub.db.query("select 1 from versions where tarball_sha256 = $1", [
-          version.tarballSha256,
-        ]);
-        if (unused.length === 0) await hub.blobs.delete(tarballKey(version.tarballSha256));
-      }
+      for (const version of snapshot.versions) await dropUnusedTarball(hub, version.tarballSha256);
       invalidateEnv(hub, params.owner!, params.name!);
       return { deleted: `${params.owner}/${params.name}` };
     },

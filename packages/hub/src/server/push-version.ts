@@ -2,7 +2,9 @@
  * A push, server side: validate the tarball and its manifest, hash the files by the shared spec, store
  * the tarball by its sha256, then record the version in one transaction that locks the environment,
  * so the same content pushed twice (or at once) makes one version and the second push is told
- * "unchanged", a success.
+ * "unchanged", a success. Everything that can refuse a push is checked before the blob is stored,
+ * except a taken version label (known only inside the transaction): then, or when the transaction
+ * fails, the blob is removed again unless another version uses it.
  */
 import { createHash } from "node:crypto";
 import type { PushResult, Visibility } from "../api/schemas/env-schemas.ts";
@@ -14,6 +16,7 @@ import { unpackTarball } from "../package/package-tarball.ts";
 import { lockOrCreateEnvironment, updateEnvironment } from "../store/environments-store.ts";
 import { insertVersion, latestOf, listVersions } from "../store/versions-store.ts";
 import { toEnvSummary, toVersionInfo } from "./api-views.ts";
+import { dropUnusedTarball } from "./drop-unused-tarball.ts";
 import { canWrite, invalidateEnv } from "./env-access.ts";
 import type { HubContext, Principal } from "./hub-context.ts";
 
@@ -65,44 +68,52 @@ export async function pushVersion(hub: HubContext, pusher: Principal, input: Pus
   const tarballSha256 = createHash("sha256").update(input.tarball).digest("hex");
   await hub.blobs.put(tarballKey(tarballSha256), input.tarball);
   const readme = files.find((f) => /^readme(\.md)?$/i.test(f.path));
-  const outcome = await hub.db.transaction(async (tx) => {
-    const { env } = await lockOrCreateEnvironment(tx, {
-      owner: input.owner,
-      name: input.name,
-      visibility: input.visibility ?? "public",
-    });
-    const result = await insertVersion(tx, {
-      envId: env.id,
-      semver: manifest.version,
-      contentHash: hash,
-      tarballSha256,
-      tarballSha512: `sha512-${createHash("sha512").update(input.tarball).digest("base64")}`,
-      tarballSha1: createHash("sha1").update(input.tarball).digest("hex"),
-      tarballSize: input.tarball.length,
-      fileCount: files.length,
-      manifest: manifest.json,
-      readme: readme ? Buffer.from(readme.data).toString("utf8") : "",
-      pushedBy: pusher.userId,
-    });
-    if (result.type === "taken") return result;
-    const latest = latestOf(await listVersions(tx, env.id));
-    const isLatest = latest?.id === result.version.id;
-    const visibilityChanges = input.visibility !== undefined && input.visibility !== env.visibility;
-    if ((result.type === "created" && isLatest) || visibilityChanges) {
-      await updateEnvironment(tx, env.id, {
-        description: isLatest ? manifest.description : env.description,
-        tags: isLatest ? manifest.tags : env.tags,
-        ...(input.visibility ? { visibility: input.visibility } : {}),
+  const outcome = await hub.db
+    .transaction(async (tx) => {
+      const { env } = await lockOrCreateEnvironment(tx, {
+        owner: input.owner,
+        name: input.name,
+        visibility: input.visibility ?? "public",
       });
-    }
-    return {
-      ...result,
-      env: { ...env, visibility: input.visibility ?? env.visibility },
-      latest: latest?.semver ?? null,
-    };
-  });
+      const result = await insertVersion(tx, {
+        envId: env.id,
+        semver: manifest.version,
+        contentHash: hash,
+        tarballSha256,
+        tarballSha512: `sha512-${createHash("sha512").update(input.tarball).digest("base64")}`,
+        tarballSha1: createHash("sha1").update(input.tarball).digest("hex"),
+        tarballSize: input.tarball.length,
+        fileCount: files.length,
+        manifest: manifest.json,
+        readme: readme ? Buffer.from(readme.data).toString("utf8") : "",
+        pushedBy: pusher.userId,
+      });
+      if (result.type === "taken") return result;
+      const latest = latestOf(await listVersions(tx, env.id));
+      const isLatest = latest?.id === result.version.id;
+      const visibilityChanges = input.visibility !== undefined && input.visibility !== env.visibility;
+      if ((result.type === "created" && isLatest) || visibilityChanges) {
+        await updateEnvironment(tx, env.id, {
+          description: isLatest ? manifest.description : env.description,
+          tags: isLatest ? manifest.tags : env.tags,
+          ...(input.visibility ? { visibility: input.visibility } : {}),
+        });
+      }
+      return {
+        ...result,
+        env: { ...env, visibility: input.visibility ?? env.visibility },
+        latest: latest?.semver ?? null,
+      };
+    })
+    .catch(async (error: unknown) => {
+      await dropUnusedTarball(hub, tarballSha256).catch((cleanup: unknown) =>
+        console.error(`vf hub: could not remove the blob of a failed push (${tarballSha256}):`, cleanup),
+      );
+      throw error;
+    });
   invalidateEnv(hub, input.owner, input.name);
   if (outcome.type === "taken") {
+    await dropUnusedTarball(hub, tarballSha256);
     throw new HubError(
       "version_exists",
       `${id}@${manifest.version} already exists with other content (${outcome.version.contentHash.slice(0, 12)}): bump the version (--bump patch)`,
