@@ -26,6 +26,11 @@ export interface PushOptions {
   visibility?: Visibility;
   bump?: "patch" | "minor";
   dryRun?: boolean;
+  /**
+   * Checks the package once its manifest is valid, before anything is listed or sent; throws to
+   * refuse. The CLI loads the environment here (this library does not run environment code).
+   */
+  check?: (dir: string) => Promise<void>;
 }
 
 /** What a push did (or, for a dry run, would send). */
@@ -53,6 +58,7 @@ export async function pushEnvironment(options: PushOptions): Promise<PushOutcome
   const dir = options.dir ?? process.cwd();
   let files = collectPackageFiles(dir);
   let manifest = readPackageManifest(files);
+  await options.check?.(dir);
   let hash = contentHash(files);
   if (options.dryRun) {
     const owner = options.owner ?? manifest.scope ?? "(you)";

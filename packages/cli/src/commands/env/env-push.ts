@@ -1,11 +1,12 @@
 /**
  * `vf env push [DIR]`: publishes the environment package in DIR as a new version, or answers
  * "already at version X" (exit 0) when the Hub has this exact content. `--bump` raises the version
- * in package.json first when the content changed; `--dry-run` lists what would be sent.
+ * in package.json first when the content changed; `--dry-run` lists what would be sent. Before
+ * either, the package must load as vf would load it (`--no-load-check` skips that).
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { UserError } from "@vf-rl/core/errors";
+import { EnvArgsError, UserError } from "@vf-rl/core/errors";
 import { type Command, Option } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { formatBytes, shortHash, textTable } from "../hub/format-listing.ts";
@@ -17,6 +18,8 @@ interface PushFlags extends HubFlags {
   dryRun?: boolean;
   owner?: string;
   json?: boolean;
+  /** False with `--no-load-check`. */
+  loadCheck: boolean;
 }
 
 /** Registers `vf env push`. */
@@ -40,6 +43,7 @@ export function registerEnvPush(env: Command, io: Output): void {
       )
       .option("--dry-run", "list the files and version that would be pushed; send nothing")
       .option("--owner <name>", "push under this owner (default: your user)")
+      .option("--no-load-check", "push without first loading the environment (e.g. it needs secrets to load)")
       .option("--json", "print the outcome as JSON"),
   )
     .addHelpText(
@@ -66,6 +70,7 @@ Examples:
           client,
           dir: folder,
           dryRun: Boolean(flags.dryRun),
+          ...(flags.loadCheck ? { check: checkLoads } : {}),
           ...(flags.visibility ? { visibility: flags.visibility } : {}),
           ...(flags.bump ? { bump: flags.bump } : {}),
           ...(flags.owner ? { owner: flags.owner } : {}),
@@ -110,4 +115,27 @@ Examples:
           return;
       }
     });
+}
+
+/**
+ * Refuses a package that does not load: its entry is imported and its `loadEnvironment` called with
+ * default arguments, as `vf eval` would, so a syntax error, a missing import or a missing export is
+ * caught here rather than by everyone who installs it. An environment that demands arguments has
+ * loaded far enough: its schema answered.
+ */
+async function checkLoads(folder: string): Promise<void> {
+  const { loadEnvironmentById } = await import("@vf-rl/core/loading");
+  try {
+    await loadEnvironmentById(folder);
+  } catch (error) {
+    if (error instanceof EnvArgsError) return;
+    // Transform and syntax errors span lines (a code frame); the refusal is one line.
+    const detail = (error instanceof Error ? error.message : String(error))
+      .replace(/\s*\n\s*/g, " ")
+      .replace(/^cannot load environment "[^"]*" from /, "")
+      .trim();
+    throw new UserError(
+      `cannot push ${folder}: it does not load (${detail}): fix it, or push anyway with --no-load-check`,
+    );
+  }
 }
