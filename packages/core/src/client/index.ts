@@ -1,25 +1,16 @@
-/** Model clients: the `ModelClient` interface, the OpenAI-compatible client, the endpoint registry. */
-
-export { ChatCompletionBody, ChatCompletionChoice, toModelResponse } from "./chat-response.ts";
+/**
+ * @vf-rl/core/client: the `ModelClient` interface, the OpenAI-compatible client, the endpoint
+ * registry (configs/endpoints.toml) and replicas, and the model-call failures hosts tell apart.
+ */
 export {
   type EndpointAddress,
-  EndpointRegistry,
-  EndpointRow,
-  EndpointsFile,
   type LoadEndpointRegistryOptions,
   loadEndpointRegistry,
-  parseEndpointRegistry,
-  type RegistryEntry,
 } from "./endpoint-registry.ts";
 export { ApiKeyRejectedError, ModelNotFoundError } from "./model-call-failure.ts";
 export * from "./model-client.ts";
-export { OpenAIModelClient, type OpenAIModelClientOptions, requestBody } from "./openai-model-client.ts";
-export {
-  type ClientSettings,
-  createModelClient,
-  createReplicaClient,
-  ReplicaClient,
-} from "./replica-client.ts";
+export { OpenAIModelClient, type OpenAIModelClientOptions } from "./openai-model-client.ts";
+export { createReplicaClient, ReplicaClient } from "./replica-client.ts";
 export {
   type ResolvedModel,
   type ResolveModelOptions,

@@ -1,3 +1,3 @@
 /** @vf-rl/core/config: messages for configs that do not parse (closest matches, zod issues). */
-export { closestMatch, editDistance } from "./closest-match.ts";
+export { closestMatch } from "./closest-match.ts";
 export { describeConfigIssues } from "./config-issues.ts";
