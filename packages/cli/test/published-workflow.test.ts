@@ -5,7 +5,6 @@
 // project and evaluate it there, on Node 20 and on Node 22.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import {
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -133,7 +132,7 @@ describe("the packages as published", () => {
         pack.name,
       ).toBe(true);
     }
-  });
+  }, 300_000);
 });
 
 describe("a user's project, from the registry", () => {
@@ -226,12 +225,8 @@ describe("a user's project, from the registry", () => {
 
   it("leaves a clone of this repository installable by npm ci after vf init and vf env install inside it", async () => {
     const clone = join(root, "clone");
+    // The last commit, as CI and a new contributor get it.
     await ok("git", ["clone", "--quiet", "--no-hardlinks", repo, clone], root, process.env);
-    // The work tree as it is now, so the test checks this change and not only the last commit.
-    const { stdout } = await ok("git", ["ls-files", "-z"], repo, process.env);
-    for (const file of stdout.split("\0").filter(Boolean)) {
-      if (existsSync(join(repo, file))) cpSync(join(repo, file), join(clone, file));
-    }
     const env = userEnv({ VF_API_KEY: apiKey });
     await ok("npm", ["ci"], clone, env);
     const vf = join(clone, "packages", "cli", "bin", "vf.js");
