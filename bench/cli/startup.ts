@@ -6,8 +6,10 @@
  *
  *   npx tsx bench/cli/startup.ts [--runs 15] [--vf path/to/bin/vf.js]
  *
- * --vf times another checkout's vf against this one's packages (e.g. a `git worktree` of an older
- * commit inside this repo, so that it resolves the same node_modules).
+ * --vf times another vf: an installed one (`<project>/node_modules/@vf-rl/cli/bin/vf.js`, which runs
+ * its built JavaScript, against this repository's, which runs its TypeScript sources through tsx),
+ * or another checkout's (a `git worktree` of an older commit inside this repo, so that it resolves
+ * the same node_modules).
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
