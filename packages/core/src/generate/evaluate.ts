@@ -114,7 +114,10 @@ export async function evaluate<Data>(
       if (plan.type === "resume") {
         kept = plan.records;
         todo = inputs.filter((input) => !plan.completed.get(input.exampleId)?.has(input.rolloutIndex));
-        writer = await RunWriter.open({ dir: plan.dir, resume: true });
+        writer = await RunWriter.open({ dir: plan.dir, resume: true, lock: plan.lock });
+        if (plan.rerun > 0) {
+          warnings.push(`rerunning ${plan.rerun} rollouts that failed with infrastructure errors`);
+        }
         runId = plan.runId;
         date = plan.metadata.date ?? date;
       } else {
@@ -124,6 +127,11 @@ export async function evaluate<Data>(
     if (!writer) {
       runId = newRunId();
       writer = await RunWriter.open({ dir: runDirectory({ outputDir, envId, model: options.model, runId }) });
+    }
+    if (writer.tookOver) {
+      warnings.push(
+        `took over ${writer.dir} from process ${writer.tookOver.pid}, which stopped without finishing`,
+      );
     }
   }
 
@@ -161,6 +169,7 @@ export async function evaluate<Data>(
   });
   await writer?.writeMetadata(describe(kept, "running").metadata);
   let done = kept.length;
+  // The writer holds the run folder's lock: release it however the run ends.
   const result = await generate(env, todo, {
     ...options,
     onGroup: async (records) => {
@@ -168,12 +177,15 @@ export async function evaluate<Data>(
       done += records.length;
       options.onProgress?.({ done, total: inputs.length, latest: records });
     },
+  }).catch(async (error: unknown) => {
+    await writer?.close();
+    throw error;
   });
   const records = [...kept, ...result.records].sort(
     (a, b) => a.example_id - b.example_id || a.rollout_index - b.rollout_index,
   );
   const { metadata, summary } = describe(records, result.cancelled ? "interrupted" : "complete");
-  await writer?.writeMetadata(metadata);
+  await writer?.writeMetadata(metadata).finally(() => writer?.close());
   return {
     records,
     metadata,

@@ -2,6 +2,7 @@
 
 export { writeFileAtomic } from "./atomic-file.ts";
 export { type CompletedRollouts, completedGroups, completedRollouts } from "./completed-groups.ts";
+export { isInfraFailure } from "./infra-failure.ts";
 export { listRuns, type RunEntry, type RunListing, type UnreadableRun } from "./list-runs.ts";
 export { computePassAtK, type PassAtK, type PassAtKOptions, passAllK, passAtK, passKs } from "./pass-at-k.ts";
 export { type NothingToResume, type PlanResumeOptions, planResume, type ResumePlan } from "./plan-resume.ts";
@@ -25,6 +26,21 @@ export {
   type RunDirectoryOptions,
   runDirectory,
 } from "./run-directory.ts";
+export {
+  ResumeSettingsMismatchError,
+  RunFolderNotEmptyError,
+  RunLockedError,
+  RunsFolderNotFoundError,
+} from "./run-errors.ts";
+export {
+  acquireRunLock,
+  LOCK_FILE,
+  LockInfo,
+  lockOwner,
+  type OwnerState,
+  ownerState,
+  type RunLock,
+} from "./run-lock.ts";
 export * from "./run-metadata.ts";
 export { RunWriter, type RunWriterOptions } from "./run-writer.ts";
 export {

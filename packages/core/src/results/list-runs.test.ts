@@ -50,7 +50,7 @@ describe("listRuns", () => {
     expect(single).toMatchObject([{ type: "run", envId: "wordle", rows: 15 }]);
   });
 
-  it("trusts the metadata of a finished vf run and reads the rows of one in progress", async () => {
+  it("shows the reward recomputed from the rows, and a run as running only while its writer lives", async () => {
     const outputDir = await mkdtemp(join(tmpdir(), "vf-list-"));
     const meta = RunMetadata.parse({ env_id: "echo", model: "m", num_examples: 4, rollouts_per_example: 1 });
 
@@ -58,8 +58,9 @@ describe("listRuns", () => {
       dir: runDirectory({ outputDir, envId: "echo", model: "m", runId: "done0001" }),
     });
     await done.append([record(0, 1), record(1, 1)]);
-    // A complete run's aggregates are final, so they are what the listing shows.
+    // A stale or placeholder average in the metadata is not what the listing shows.
     await done.writeMetadata({ ...meta, num_examples: 2, avg_reward: 0.5, date: "2026-01-01T00:00:00Z" });
+    await done.close();
 
     const live = await RunWriter.open({
       dir: runDirectory({ outputDir, envId: "echo", model: "m", runId: "live0001" }),
@@ -70,8 +71,11 @@ describe("listRuns", () => {
     const runs = await listRuns(outputDir);
     expect(runs).toMatchObject([
       { runId: "live0001", status: "running", rows: 3, avgReward: 1 / 3 },
-      { runId: "done0001", status: "complete", rows: 2, avgReward: 0.5 },
+      { runId: "done0001", status: "complete", rows: 2, avgReward: 1 },
     ]);
+    // Its writer gone without saying "complete" (as after SIGKILL): interrupted, not running forever.
+    await live.close();
+    expect(await listRuns(outputDir)).toMatchObject([{ runId: "live0001", status: "interrupted" }, {}]);
   });
 
   it("reports a broken run folder instead of failing the whole listing", async () => {
@@ -92,7 +96,9 @@ describe("listRuns", () => {
 
   it("says what to pass when the folder does not exist", async () => {
     await expect(listRuns(join(tmpdir(), "vf-no-such-folder"))).rejects.toThrow(UserError);
-    await expect(listRuns(join(tmpdir(), "vf-no-such-folder"))).rejects.toThrow(/-o\/--output-dir/);
+    await expect(listRuns(join(tmpdir(), "vf-no-such-folder"))).rejects.toThrow(
+      /the output folder that holds evals/,
+    );
   });
 
   it("finds nothing in an empty output folder", async () => {

@@ -7,10 +7,10 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { UserError } from "../errors.ts";
 import { readMetadata } from "./read-metadata.ts";
-import { readRecords } from "./read-records.ts";
-import { isFull } from "./read-run.ts";
-import { readResultLines } from "./results-file.ts";
+import { firstOfEachRollout, readRecords } from "./read-records.ts";
+import { meanReward, runStatus } from "./read-run.ts";
 import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
+import { RunsFolderNotFoundError } from "./run-errors.ts";
 import type { RunStatus } from "./run-metadata.ts";
 
 /** One saved run, summarised. */
@@ -22,10 +22,12 @@ export interface RunListing {
   model: string;
   /** When the run started (metadata `date`, ISO 8601), else when results.jsonl was last written. */
   date: string;
-  /** Mean reward over the saved rows. */
+  /** Mean reward over the saved rows (recomputed: the metadata's may be a placeholder). */
   avgReward: number;
-  /** Valid rows saved. */
+  /** Rollouts saved: valid rows, each (example_id, rollout_index) once. */
   rows: number;
+  /** Rows that repeat a rollout already saved (two writers appended to the run); 0 normally. */
+  duplicates: number;
   numExamples: number;
   rolloutsPerExample: number;
   status: RunStatus;
@@ -46,14 +48,13 @@ export type RunEntry = RunListing | UnreadableRun;
  * Every run under `path`, newest first. `path` may be the output folder (holding `evals/`), the
  * `evals` folder, one `<env>--<model>` folder, or a single run folder.
  *
- * Metadata is enough for a run vf marked "complete" (its aggregates are final); for anything else
- * (a run in progress, or verifiers' files, whose aggregates may be stale) the rows are read.
+ * The rows are always read: the mean reward and the count come from them (verifiers' metadata may
+ * hold placeholders), and repeated rollouts are counted once. A run saved as "running" that no live
+ * process owns any more is listed as "interrupted".
  */
 export async function listRuns(path: string): Promise<RunEntry[]> {
   if (!(await isDirectory(path))) {
-    throw new UserError(
-      `${path} is not a folder: pass the folder that holds evals/ (vf eval's -o/--output-dir, ./outputs by default) or a run folder`,
-    );
+    throw new RunsFolderNotFoundError(path);
   }
   const entries = await Promise.all((await runFolders(path)).map(describeRun));
   const time = (entry: RunEntry & { sortKey: number }) => entry.sortKey;
@@ -86,19 +87,9 @@ async function describeRun(dir: string): Promise<RunEntry & { sortKey: number }>
       );
     }
     const { metadata, hasStatus } = await readMetadata(dir);
-    let rows: number;
-    let avgReward: number;
-    let status: RunStatus;
-    if (hasStatus && metadata.status === "complete") {
-      rows = (await readResultLines(join(dir, RESULTS_FILE))).lines.length;
-      avgReward = metadata.avg_reward;
-      status = metadata.status;
-    } else {
-      const loaded = await readRecords(dir, Object.keys(metadata.avg_metrics));
-      rows = loaded.rows.length;
-      avgReward = rows === 0 ? 0 : loaded.rows.reduce((sum, row) => sum + row.record.reward, 0) / rows;
-      status = hasStatus ? metadata.status : isFull(metadata, rows) ? "complete" : "interrupted";
-    }
+    const loaded = await readRecords(dir, Object.keys(metadata.avg_metrics));
+    const distinct = firstOfEachRollout(loaded.rows).map((row) => row.record);
+    const status = await runStatus(dir, hasStatus ? metadata.status : null, metadata, distinct.length);
     const started = metadata.date ? Date.parse(metadata.date) : Number.NaN;
     return {
       type: "run",
@@ -107,8 +98,9 @@ async function describeRun(dir: string): Promise<RunEntry & { sortKey: number }>
       envId: metadata.env_id,
       model: metadata.model,
       date: metadata.date ?? new Date(mtime).toISOString(),
-      avgReward,
-      rows,
+      avgReward: meanReward(distinct),
+      rows: distinct.length,
+      duplicates: loaded.rows.length - distinct.length,
       numExamples: metadata.num_examples,
       rolloutsPerExample: metadata.rollouts_per_example,
       status,

@@ -56,6 +56,7 @@ async function saveRun(outputDir: string, run: SavedRun): Promise<RunWriter> {
     }),
   );
   for (const exampleId of run.examples) await writer.append(group(exampleId));
+  await writer.close();
   return writer;
 }
 
@@ -84,7 +85,7 @@ describe("planResume", () => {
       [2, 0],
       [2, 1],
     ]);
-    const resumed = await RunWriter.open({ dir: plan.dir, resume: true });
+    const resumed = await RunWriter.open({ dir: plan.dir, resume: true, lock: plan.lock });
     await resumed.append(missing.map(([e, i]) => record(e, i)));
 
     const run = await readRun(plan.dir);
@@ -197,7 +198,7 @@ describe("planResume", () => {
     await expect(
       planResume({ outputDir: out, envId, model: "org/other", settings: changed, runDir }),
     ).rejects.toThrow(
-      `cannot resume ${runDir}: its settings differ: model (saved "org/tiny", now "org/other"); rollouts_per_example (saved 2, now 3); env_args (saved {"difficulty":"hard","size":3}, now {"difficulty":"easy","size":3}): rerun with the saved settings, or start a new run without -R/--resume`,
+      `cannot resume ${runDir}: its settings differ: model (saved "org/tiny", now "org/other"); rollouts_per_example (saved 2, now 3); env_args (saved {"difficulty":"hard","size":3}, now {"difficulty":"easy","size":3}): rerun with the saved settings, or start a new run instead of resuming`,
     );
     expect(await planResume({ outputDir: out, envId, model, settings, runDir })).toMatchObject({
       type: "resume",

@@ -1,8 +1,10 @@
 /**
  * Deciding how to continue a saved run (`vf eval -R`): which run folder, which rows it keeps and
- * which rollouts are already done. Preparing the folder is part of the plan: a torn last line is cut
- * off, and rows that do not belong (a rollout index ≥ r, or a second copy of one rollout) are removed
- * from results.jsonl, so the resumed run ends with exactly one row per rollout.
+ * which rollouts are already done. Preparing the folder is part of the plan, done while holding the
+ * folder's lock (see run-lock.ts; the plan hands it to the `RunWriter`): a torn last line is cut off,
+ * and rows that do not belong (a rollout index ≥ r, a second copy of one rollout, or a rollout that
+ * failed with an infrastructure error, which is run again) are removed from results.jsonl, so the
+ * resumed run ends with exactly one row per rollout.
  *
  * @example
  * const plan = await planResume({ outputDir: "outputs", envId, model, settings });
@@ -13,6 +15,7 @@ import { basename, join } from "node:path";
 import { UserError } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
 import { type CompletedRollouts, completedRollouts } from "./completed-groups.ts";
+import { isInfraFailure } from "./infra-failure.ts";
 import { readMetadata } from "./read-metadata.ts";
 import { type LoadedRow, readRecords } from "./read-records.ts";
 import type { ReadWarning } from "./read-warning.ts";
@@ -20,6 +23,8 @@ import { readResultLines, repairTail, type TailRepair } from "./results-file.ts"
 import { describeMismatches, type ResumeSettings, settingsMismatches } from "./resume-settings.ts";
 import type { RolloutRecord } from "./rollout-record.ts";
 import { envModelDirectory, RESULTS_FILE } from "./run-directory.ts";
+import { ResumeSettingsMismatchError } from "./run-errors.ts";
+import { acquireRunLock, type RunLock } from "./run-lock.ts";
 import type { RunMetadata } from "./run-metadata.ts";
 
 /** The run about to start, and where its earlier runs would be. */
@@ -29,7 +34,7 @@ export interface PlanResumeOptions {
   envId: string;
   model: string;
   settings: ResumeSettings;
-  /** A run folder the user named (`-R PATH`): it must match, or planning fails naming each difference. */
+  /** A run folder the user named: it must match, or planning fails naming each difference. */
   runDir?: string;
 }
 
@@ -44,8 +49,12 @@ export interface ResumePlan {
   records: RolloutRecord[];
   /** The rollouts already done: skip these. */
   completed: CompletedRollouts;
-  /** Rows removed from results.jsonl (index ≥ r, or duplicates). */
+  /** Rows removed from results.jsonl (index ≥ r, duplicates, infrastructure failures). */
   dropped: number;
+  /** Rollouts whose saved row failed with an infrastructure error: removed, to be run again. */
+  rerun: number;
+  /** The folder's lock, held from planning on: pass it to `RunWriter.open`, which releases it on close. */
+  lock: RunLock;
   /** What was done to the end of results.jsonl ("truncated" when a torn line was cut off). */
   tail: TailRepair;
   /** Lines the reader skipped (they stay in the file, untouched). */
@@ -69,9 +78,7 @@ export async function planResume(options: PlanResumeOptions): Promise<ResumePlan
     const { metadata } = await readMetadata(options.runDir);
     const mismatches = settingsMismatches(metadata, identity);
     if (mismatches.length > 0) {
-      throw new UserError(
-        `cannot resume ${options.runDir}: its settings differ: ${describeMismatches(mismatches)}: rerun with the saved settings, or start a new run without -R/--resume`,
-      );
+      throw new ResumeSettingsMismatchError(options.runDir, mismatches);
     }
     return prepare(options.runDir, metadata);
   }
@@ -95,6 +102,7 @@ export async function planResume(options: PlanResumeOptions): Promise<ResumePlan
       candidates.push({ dir, reason: error.message });
       continue;
     }
+    // Rollouts that failed for the infrastructure's sake are not done: such a run is unfinished.
     const rows = keptRows(loaded, metadata.rollouts_per_example).kept.length;
     const wanted = options.settings.num_examples * options.settings.rollouts_per_example;
     const unfinished =
@@ -113,49 +121,69 @@ export async function planResume(options: PlanResumeOptions): Promise<ResumePlan
 }
 
 async function prepare(dir: string, metadata: RunMetadata): Promise<ResumePlan> {
-  const path = join(dir, RESULTS_FILE);
-  const tail = await repairTail(path);
-  const loaded = await readRecords(dir, Object.keys(metadata.avg_metrics));
-  const { kept, droppedLines } = keptRows(loaded.rows, metadata.rollouts_per_example);
-  if (droppedLines.size > 0) {
-    // Rewrite from the original text: unreadable lines stay as they were, only dropped rows go.
-    const { lines } = await readResultLines(path);
-    const text = lines
-      .filter((line) => !droppedLines.has(line.line))
-      .map((line) => `${line.text}\n`)
-      .join("");
-    await writeFileAtomic(path, text);
+  // The lock comes first: another writer must not append while the file is rewritten.
+  const lock = await acquireRunLock(dir);
+  try {
+    const path = join(dir, RESULTS_FILE);
+    const tail = await repairTail(path);
+    const loaded = await readRecords(dir, Object.keys(metadata.avg_metrics));
+    const { kept, droppedLines, rerun } = keptRows(loaded.rows, metadata.rollouts_per_example);
+    if (droppedLines.size > 0) {
+      // Rewrite from the original text: unreadable lines stay as they were, only dropped rows go.
+      const { lines } = await readResultLines(path);
+      const text = lines
+        .filter((line) => !droppedLines.has(line.line))
+        .map((line) => `${line.text}\n`)
+        .join("");
+      await writeFileAtomic(path, text);
+    }
+    const records = kept.map((row) => row.record);
+    return {
+      type: "resume",
+      dir,
+      runId: basename(dir),
+      metadata,
+      records,
+      completed: completedRollouts(records),
+      dropped: droppedLines.size,
+      rerun,
+      lock,
+      tail,
+      // Duplicates are removed here, so the reader's notes about them no longer hold.
+      warnings: loaded.warnings.filter((warning) => !warning.duplicate),
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
-  const records = kept.map((row) => row.record);
-  return {
-    type: "resume",
-    dir,
-    runId: basename(dir),
-    metadata,
-    records,
-    completed: completedRollouts(records),
-    dropped: droppedLines.size,
-    tail,
-    warnings: loaded.warnings,
-  };
 }
 
-// The first row of each (example_id, rollout_index) with index < r; the line numbers of the rest.
-function keptRows(rows: LoadedRow[], r: number): { kept: LoadedRow[]; droppedLines: Set<number> } {
-  const seen = new Set<string>();
-  const kept: LoadedRow[] = [];
-  const droppedLines = new Set<number>();
+/**
+ * One row per (example_id, rollout_index) with index < r: the first that did not fail with an
+ * infrastructure error. A rollout with only such rows keeps none and counts in `rerun`. Every other
+ * row's line goes to `droppedLines`.
+ */
+function keptRows(
+  rows: LoadedRow[],
+  r: number,
+): { kept: LoadedRow[]; droppedLines: Set<number>; rerun: number } {
+  const chosen = new Map<string, LoadedRow>();
+  const failedOnly = new Set<string>();
   for (const row of rows) {
-    const key = `${row.record.example_id}:${row.record.rollout_index}`;
-    const index = row.record.rollout_index;
-    if (index < 0 || index >= r || seen.has(key)) {
-      droppedLines.add(row.line);
-      continue;
+    const { rollout_index: index, error } = row.record;
+    if (index < 0 || index >= r) continue;
+    const key = `${row.record.example_id}:${index}`;
+    if (chosen.has(key)) continue;
+    if (isInfraFailure(error)) failedOnly.add(key);
+    else {
+      chosen.set(key, row);
+      failedOnly.delete(key);
     }
-    seen.add(key);
-    kept.push(row);
   }
-  return { kept, droppedLines };
+  const keptLines = new Set([...chosen.values()].map((row) => row.line));
+  const kept = rows.filter((row) => keptLines.has(row.line));
+  const droppedLines = new Set(rows.filter((row) => !keptLines.has(row.line)).map((row) => row.line));
+  return { kept, droppedLines, rerun: failedOnly.size };
 }
 
 async function runFolders(dir: string): Promise<string[]> {

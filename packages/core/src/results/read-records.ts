@@ -29,6 +29,8 @@ export interface LoadedRecords {
 /**
  * Loads `<dir>/results.jsonl`. `metricNames` are the metric names of the run's metadata, used to
  * recover metrics from older rows that only have them flattened. A missing file is a UserError.
+ * Every valid row is returned, repeated rollouts included; each repeat also gets a warning marked
+ * `duplicate` (see `firstOfEachRollout`).
  */
 export async function readRecords(dir: string, metricNames: Iterable<string> = []): Promise<LoadedRecords> {
   const path = join(dir, RESULTS_FILE);
@@ -43,6 +45,7 @@ export async function readRecords(dir: string, metricNames: Iterable<string> = [
   const rows: LoadedRow[] = [];
   // Older rows carry no rollout index: the n-th row of an example is its rollout n.
   const seenPerExample = new Map<number, number>();
+  const firstLineOf = new Map<string, number>();
 
   for (const raw of lines) {
     const warn = (message: string) => warnings.push({ file: path, line: raw.line, message });
@@ -72,6 +75,18 @@ export async function readRecords(dir: string, metricNames: Iterable<string> = [
       warn(`not a valid rollout row (${issues.join("; ")}); skipped`);
       continue;
     }
+    const { example_id: exampleId, rollout_index: rolloutIndex } = parsed.data;
+    const key = `${exampleId}:${rolloutIndex}`;
+    const firstLine = firstLineOf.get(key);
+    if (firstLine === undefined) firstLineOf.set(key, raw.line);
+    else {
+      warnings.push({
+        file: path,
+        line: raw.line,
+        message: `repeats example ${exampleId} rollout ${rolloutIndex} of line ${firstLine} (two writers appended to this run); the first is used, and resuming removes the copy`,
+        duplicate: { exampleId, rolloutIndex, firstLine },
+      });
+    }
     rows.push({ ...raw, record: parsed.data });
   }
   if (torn) {
@@ -82,4 +97,15 @@ export async function readRecords(dir: string, metricNames: Iterable<string> = [
     });
   }
   return { path, rows, warnings, torn };
+}
+
+/** The rows with each (example_id, rollout_index) only once: the first of any repeats. */
+export function firstOfEachRollout(rows: readonly LoadedRow[]): LoadedRow[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = `${row.record.example_id}:${row.record.rollout_index}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -199,6 +199,34 @@ describe("readRun on damaged or unusual files", () => {
     expect(run.metadata.status).toBe("interrupted");
   });
 
+  it("notices rows that repeat a rollout, keeps the first and says so; a full count needs distinct rollouts", async () => {
+    const twice = { ...meta, rollouts_per_example: 2, status: "complete" };
+    const dir = await runFolder(
+      twice,
+      [
+        row(0, 1, { rollout_index: 0 }),
+        row(0, 0, { rollout_index: 1 }),
+        row(0, 0.5, { rollout_index: 0 }),
+        row(1, 1, { rollout_index: 0 }),
+      ].join("\n"),
+    );
+    const run = await readRun(dir);
+    expect(run.records.map((r) => `${r.example_id}/${r.rollout_index}/${r.reward}`)).toEqual([
+      "0/0/1",
+      "0/1/0",
+      "1/0/1",
+    ]);
+    expect(run.warnings).toEqual([
+      expect.objectContaining({
+        line: 3,
+        message: expect.stringMatching(/^repeats example 0 rollout 0 of line 1 \(two writers appended/),
+        duplicate: { exampleId: 0, rolloutIndex: 0, firstLine: 1 },
+      }),
+    ]);
+    // The mean is over the distinct rollouts, whatever the metadata said.
+    expect(run.metadata.avg_reward).toBeCloseTo(2 / 3);
+  });
+
   it("turns string prompts and completions, and a string error, into today's shapes", async () => {
     const dir = await runFolder(
       meta,

@@ -1,38 +1,69 @@
 /**
  * Loading a saved run: metadata.json and results.jsonl, written by vf or by any verifiers version
- * (the fixtures in shared/fixtures/verifiers-outputs use its older layout).
+ * (see normalize-metadata.ts and normalize-row.ts for the older shapes, and fixtures/ for a run in each).
  *
  * @example
  * const { metadata, records, warnings } = await readRun("outputs/evals/gsm8k--gpt-4.1-mini/1a2b3c4d");
  * for (const w of warnings) console.warn(formatWarning(w));
  */
 import { readMetadata } from "./read-metadata.ts";
-import { readRecords } from "./read-records.ts";
+import { firstOfEachRollout, readRecords } from "./read-records.ts";
 import type { ReadWarning } from "./read-warning.ts";
 import type { RolloutRecord } from "./rollout-record.ts";
-import type { RunMetadata } from "./run-metadata.ts";
+import { lockOwner } from "./run-lock.ts";
+import type { RunMetadata, RunStatus } from "./run-metadata.ts";
 
 /** A run as loaded from disk. */
 export interface LoadedRun {
   dir: string;
+  /**
+   * The saved metadata, except: `status` as it is now (see `runStatus`), and `avg_reward` recomputed
+   * from the rows (verifiers wrote a 0.0 placeholder before a run finished, and a run stopped early
+   * never got its final value).
+   */
   metadata: RunMetadata;
-  /** Every valid row, in file order. */
+  /** Every valid row, in file order, each rollout once (the first of any repeats). */
   records: RolloutRecord[];
-  /** Lines skipped or changed on the way, with line numbers; never fatal. */
+  /** Lines skipped, changed or repeated on the way, with line numbers; never fatal. */
   warnings: ReadWarning[];
 }
 
 /**
- * Reads and validates a run folder. Malformed rows are skipped and reported in `warnings`; a missing
- * or invalid metadata.json, or a missing results.jsonl, is a UserError naming the path. A verifiers
- * run has no `status`; it is "complete" when it holds every planned row, else "interrupted".
+ * Reads and validates a run folder. Malformed rows are skipped and repeated rollouts kept once, each
+ * reported in `warnings`; a missing or invalid metadata.json, or a missing results.jsonl, is a
+ * UserError naming the path.
  */
 export async function readRun(dir: string): Promise<LoadedRun> {
   const { metadata, hasStatus } = await readMetadata(dir);
   const { rows, warnings } = await readRecords(dir, Object.keys(metadata.avg_metrics));
-  const records = rows.map((row) => row.record);
-  if (!hasStatus) metadata.status = isFull(metadata, records.length) ? "complete" : "interrupted";
+  const records = firstOfEachRollout(rows).map((row) => row.record);
+  metadata.status = await runStatus(dir, hasStatus ? metadata.status : null, metadata, records.length);
+  metadata.avg_reward = meanReward(records);
   return { dir, metadata, records, warnings };
+}
+
+/**
+ * A run's status as it is now. A run saved "running" is "interrupted" unless a live process still
+ * holds its lock (one killed with SIGKILL never wrote its last status). A verifiers run (no status,
+ * `saved` null) is "complete" when it holds every planned rollout, else "interrupted".
+ */
+export async function runStatus(
+  dir: string,
+  saved: RunStatus | null,
+  metadata: RunMetadata,
+  distinctRows: number,
+): Promise<RunStatus> {
+  if (saved === null) return isFull(metadata, distinctRows) ? "complete" : "interrupted";
+  if (saved !== "running") return saved;
+  const owner = await lockOwner(dir);
+  // A lock held on another machine cannot be checked: trust it.
+  return owner && owner.state !== "dead" ? "running" : "interrupted";
+}
+
+/** The mean reward of some rows; 0 for none. */
+export function meanReward(records: readonly RolloutRecord[]): number {
+  if (records.length === 0) return 0;
+  return records.reduce((sum, record) => sum + record.reward, 0) / records.length;
 }
 
 /** Whether `rows` rows are all the run planned (`num_examples` < 0 means "all", never known short). */

@@ -13,7 +13,7 @@ export const METADATA_FILE = "metadata.json";
 
 /** What names a run folder. */
 export interface RunDirectoryOptions {
-  /** The base folder (`-o/--output-dir`), which holds `evals/`. */
+  /** The base folder (the output folder, `outputs` by default), which holds `evals/`. */
   outputDir: string;
   envId: string;
   model: string;

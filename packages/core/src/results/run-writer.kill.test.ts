@@ -64,7 +64,7 @@ describe("RunWriter under SIGKILL", () => {
     });
     if (plan.type !== "resume") throw new Error("expected a plan");
     const next = Math.max(...plan.records.map((r) => r.example_id)) + 1;
-    const writer = await RunWriter.open({ dir: plan.dir, resume: true });
+    const writer = await RunWriter.open({ dir: plan.dir, resume: true, lock: plan.lock });
     const missing = [...Array(next + 1).keys()].flatMap((e) =>
       [0, 1].filter((i) => !plan.completed.get(e)?.has(i)).map((i) => ({ e, i })),
     );

@@ -103,6 +103,8 @@ describe("RunWriter", () => {
     ]);
     const saved = JSON.parse(await readFile(writer.metadataPath, "utf8"));
     expect(saved).toMatchObject({ env_id: "echo", status: "complete", avg_reward: 0.75 });
+    expect((await readdir(writer.dir)).sort()).toEqual(["metadata.json", "results.jsonl", "vf.lock"]);
+    await writer.close();
     expect((await readdir(writer.dir)).sort()).toEqual(["metadata.json", "results.jsonl"]);
   });
 
@@ -110,8 +112,9 @@ describe("RunWriter", () => {
     const dir = await freshDir();
     const first = await RunWriter.open({ dir });
     await first.append([record(0, 0, 1)]);
+    await first.close();
     await expect(RunWriter.open({ dir })).rejects.toThrow(UserError);
-    await expect(RunWriter.open({ dir })).rejects.toThrow(/already holds rows.*-R\/--resume/);
+    await expect(RunWriter.open({ dir })).rejects.toThrow(/already holds rows.*resume this one/);
     const resumed = await RunWriter.open({ dir, resume: true });
     await resumed.append([record(0, 1, 0)]);
     expect((await readFile(resumed.resultsPath, "utf8")).trimEnd().split("\n")).toHaveLength(2);
@@ -124,6 +127,7 @@ describe("RunWriter", () => {
     await writer.append([record(0, 0, 1), record(0, 1, 1)]);
     // The process died while writing the next batch: half a row and no newline.
     await appendFile(writer.resultsPath, JSON.stringify(record(1, 0, 1)).slice(0, 40));
+    await writer.close();
 
     const crashed = await readRun(dir);
     expect(crashed.records).toHaveLength(2);
@@ -145,7 +149,9 @@ describe("RunWriter", () => {
 
   it("does not glue a new row onto a whole row that lost only its newline", async () => {
     const dir = await freshDir();
-    await (await RunWriter.open({ dir })).writeMetadata(meta);
+    const first = await RunWriter.open({ dir });
+    await first.writeMetadata(meta);
+    await first.close();
     await writeFile(join(dir, "results.jsonl"), JSON.stringify(record(0, 0, 1)));
     await (await RunWriter.open({ dir, resume: true })).append([record(0, 1, 0)]);
     expect((await readRun(dir)).records.map((r) => r.rollout_index)).toEqual([0, 1]);

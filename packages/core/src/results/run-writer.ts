@@ -7,15 +7,20 @@
  * const writer = await RunWriter.open({ dir: runDirectory({ outputDir, envId, model, runId: newRunId() }) });
  * await writer.writeMetadata({ ...meta, status: "running" });
  * await generate(env, inputs, { ...options, onGroup: (records) => writer.append(records) });
+ * await writer.close();
+ *
+ * A writer owns its folder: `open` takes the folder's lock (see run-lock.ts) and `close` releases
+ * it, so a second writer of the same run fails with `RunLockedError` instead of interleaving rows.
  */
 import { mkdir, open, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { UserError } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
 import { recordToLine } from "./record-line.ts";
 import { repairTail } from "./results-file.ts";
 import type { RolloutRecord } from "./rollout-record.ts";
 import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
+import { RunFolderNotEmptyError } from "./run-errors.ts";
+import { acquireRunLock, type LockInfo, type RunLock } from "./run-lock.ts";
 import { RunMetadata } from "./run-metadata.ts";
 
 /** Which folder to write, and whether to continue the rows already there. */
@@ -27,6 +32,8 @@ export interface RunWriterOptions {
    * must hold no rows yet, so a finished run is never appended to by mistake.
    */
   resume?: boolean;
+  /** The folder's lock, when the caller already holds it (`planResume` takes it); else `open` takes it. */
+  lock?: RunLock;
 }
 
 /** Appends rollout records and replaces the metadata of one run folder. */
@@ -41,25 +48,49 @@ export class RunWriter {
   #pending: Array<{ text: string; rows: number; resolve: () => void; reject: (error: unknown) => void }> = [];
   #draining: Promise<void> | undefined;
 
-  private constructor(readonly dir: string) {
+  private constructor(
+    readonly dir: string,
+    readonly lock: RunLock,
+  ) {
     this.resultsPath = join(dir, RESULTS_FILE);
     this.metadataPath = join(dir, METADATA_FILE);
   }
 
-  /** Creates the folder and an empty results.jsonl (or, resuming, makes the file end on a whole line). */
+  /**
+   * Takes the folder's lock and creates the folder and an empty results.jsonl (or, resuming, makes
+   * the file end on a whole line). Throws `RunLockedError` when a live process writes the folder.
+   */
   static async open(options: RunWriterOptions): Promise<RunWriter> {
-    const writer = new RunWriter(options.dir);
     await mkdir(options.dir, { recursive: true });
-    if (options.resume) {
-      await repairTail(writer.resultsPath);
-    } else if ((await sizeOf(writer.resultsPath)) > 0) {
-      throw new UserError(
-        `${writer.resultsPath} already holds rows: start a new run (a new run id), or resume this one with -R/--resume`,
-      );
+    const lock = options.lock ?? (await acquireRunLock(options.dir));
+    const writer = new RunWriter(options.dir, lock);
+    try {
+      if (options.resume) {
+        await repairTail(writer.resultsPath);
+      } else if ((await sizeOf(writer.resultsPath)) > 0) {
+        throw new RunFolderNotEmptyError(options.dir, writer.resultsPath);
+      }
+      const handle = await open(writer.resultsPath, "a");
+      await handle.close();
+    } catch (error) {
+      await lock.release();
+      throw error;
     }
-    const handle = await open(writer.resultsPath, "a");
-    await handle.close();
     return writer;
+  }
+
+  /** The stale lock of a dead process this writer replaced, if any (worth a note to the user). */
+  get tookOver(): LockInfo | null {
+    return this.lock.tookOver;
+  }
+
+  /** Finishes every queued write, then releases the folder's lock. */
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      await this.lock.release();
+    }
   }
 
   /** Rows appended through this writer so far. */

@@ -1,27 +1,63 @@
-/** What `vf view` does: the run list as JSON or lines, or the interactive browser on a terminal. */
-import { listRuns, readRun, summarizeRun } from "@vf-rl/core/results";
+/**
+ * What `vf view` does: the run list as JSON or lines, or the interactive browser on a terminal.
+ * Exit status: 1 when no run could be read (an empty folder included); with --json, also when any
+ * run is unreadable (each listed with its "error"), so a script notices.
+ */
+import { UserError } from "@vf-rl/core/errors";
+import { listRuns, type RunEntry, readRun, summarizeRun } from "@vf-rl/core/results";
 import type { Output } from "../../terminal/output.ts";
 import { decodeKeys } from "./decode-keys.ts";
 import { bodyHeight, renderViewer } from "./render-viewer.ts";
 import { initialState, press, type ViewerState } from "./viewer-model.ts";
 
+/** Nothing under the folder could be read as a run. */
+export class NoReadableRunsError extends UserError {}
+
 export async function runView(dir: string, flags: { json?: boolean }, io: Output): Promise<void> {
   const runs = await listRuns(dir);
+  const unreadable = runs.filter((run) => run.type === "unreadable").length;
   if (flags.json) {
     io.out(JSON.stringify(await runsAsJson(runs), null, 2));
-    return;
-  }
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    for (const run of runs) {
-      io.out(
-        run.type === "run"
-          ? `${run.dir}  ${run.envId}  ${run.model}  ${run.date}  reward ${run.avgReward.toFixed(3)}  ${run.rows} rollouts  ${run.status}`
-          : `${run.dir}  unreadable: ${run.message}`,
+    failIfNothingRead(dir, runs);
+    if (unreadable > 0) {
+      throw new UserError(
+        `${unreadable} of ${runs.length} runs under ${dir} could not be read (see their "error" fields): repair or delete those folders`,
       );
     }
     return;
   }
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    for (const run of runs) io.out(listLine(run));
+    for (const run of runs) {
+      if (run.type === "run" && run.duplicates > 0) {
+        io.err(
+          `warning: ${run.dir} holds ${run.duplicates} duplicate rows (two writers appended to it): each rollout is counted once; resume the run to remove the copies`,
+        );
+      }
+    }
+    failIfNothingRead(dir, runs);
+    return;
+  }
+  failIfNothingRead(dir, runs);
   await browse(initialState(runs));
+}
+
+function listLine(run: RunEntry): string {
+  if (run.type === "unreadable") return `${run.dir}  unreadable: ${run.message}`;
+  const duplicates = run.duplicates > 0 ? `  (${run.duplicates} duplicate rows)` : "";
+  return `${run.dir}  ${run.envId}  ${run.model}  ${run.date}  reward ${run.avgReward.toFixed(3)}  ${run.rows} rollouts  ${run.status}${duplicates}`;
+}
+
+function failIfNothingRead(dir: string, runs: RunEntry[]): void {
+  if (runs.some((run) => run.type === "run")) return;
+  if (runs.length === 0) {
+    throw new NoReadableRunsError(
+      `no runs under ${dir}: save one with vf eval <env> -s, or pass the folder that holds evals/`,
+    );
+  }
+  throw new NoReadableRunsError(
+    `none of the ${runs.length} runs under ${dir} could be read (each is listed with its reason): repair or delete those folders`,
+  );
 }
 
 async function runsAsJson(runs: Awaited<ReturnType<typeof listRuns>>) {
@@ -37,6 +73,7 @@ async function runsAsJson(runs: Awaited<ReturnType<typeof listRuns>>) {
         run_id: entry.runId,
         date: entry.date,
         rows: run.records.length,
+        duplicates: entry.duplicates,
         status: run.metadata.status,
         reward_std: summary.reward.std,
         warnings: run.warnings.length,

@@ -16,6 +16,9 @@ export function registerView(program: Command, io: Output): void {
       "after",
       `
 Keys: ↑/↓ (j/k) move · enter open · esc/b back · / search · space page · q quit
+Exit status: 1 when no run could be read (an empty folder included); with --json, also when any run
+is unreadable: every run is still printed, an unreadable one with its "error". A run saved as running
+whose process is gone (killed) shows as interrupted.
 Examples:
   vf view                              runs under ./outputs
   vf view outputs/evals/gsm8k--gpt-4.1-mini/1a2b3c4d

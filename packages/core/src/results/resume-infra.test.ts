@@ -1,0 +1,95 @@
+// Resuming a run whose model server failed for a while: rollouts that hit infrastructure errors are
+// run again, those that failed for the model's own reasons are kept as they are.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { OpenAIModelClient } from "../client/openai-model-client.ts";
+import { Dataset } from "../datasets/index.ts";
+import { SingleTurnEnv } from "../envs/single-turn-env.ts";
+import { evaluate } from "../generate/evaluate.ts";
+import { lastAssistantText } from "../messages/message.ts";
+import { Rubric } from "../rubrics/rubric.ts";
+import { lastUserText, type ScriptedServer, startScriptedServer } from "../testing/index.ts";
+import { readRun } from "./read-run.ts";
+
+const makeEnv = () => {
+  const env = new SingleTurnEnv({
+    dataset: Dataset.fromRows(
+      Array.from({ length: 4 }, (_, i) => ({ question: `echo ${i}`, answer: `echo ${i}` })),
+    ),
+    rubric: new Rubric().addReward(({ completion, answer }) => lastAssistantText(completion) === answer, {
+      name: "exact",
+    }),
+  });
+  env.envId = "echo";
+  return env;
+};
+
+let server: ScriptedServer | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("resuming after infrastructure errors", () => {
+  it("reruns rollouts that failed with infrastructure errors, replacing their rows, and keeps the model's own failures", async () => {
+    let outage = true;
+    const asked: string[] = [];
+    server = await startScriptedServer({
+      reply: (request) => {
+        const text = lastUserText(request.messages);
+        asked.push(text);
+        if (text === "echo 1" && outage) return { type: "error", status: 503, message: "overloaded" };
+        if (text === "echo 3") return { type: "empty" }; // the model's own failure, every time
+        return text;
+      },
+    });
+    dir = await mkdtemp(join(tmpdir(), "vf-infra-"));
+    const options = {
+      clients: new OpenAIModelClient({ baseUrl: server.url, apiKey: "EMPTY", maxRetries: 0 }),
+      model: "scripted",
+      numExamples: 4,
+      rolloutsPerExample: 2,
+      maxRetries: 0,
+    };
+
+    const first = await evaluate(makeEnv(), { ...options, save: { outputDir: dir } });
+    const errors = (records: typeof first.records) =>
+      records.map((r) => `${r.example_id}/${r.rollout_index}:${r.error?.error ?? "ok"}`).sort();
+    expect(errors(first.records)).toEqual([
+      "0/0:ok",
+      "0/1:ok",
+      "1/0:ModelHttpError",
+      "1/1:ModelHttpError",
+      "2/0:ok",
+      "2/1:ok",
+      "3/0:EmptyModelResponseError",
+      "3/1:EmptyModelResponseError",
+    ]);
+
+    outage = false;
+    asked.length = 0;
+    const resumed = await evaluate(makeEnv(), { ...options, save: { outputDir: dir, resume: true } });
+    expect(resumed.runDir).toBe(first.runDir);
+    expect(resumed.warnings).toContain("rerunning 2 rollouts that failed with infrastructure errors");
+    expect(asked).toEqual(["echo 1", "echo 1"]);
+
+    const saved = await readRun(resumed.runDir!);
+    expect(saved.warnings).toEqual([]);
+    expect(errors(saved.records)).toEqual([
+      "0/0:ok",
+      "0/1:ok",
+      "1/0:ok",
+      "1/1:ok",
+      "2/0:ok",
+      "2/1:ok",
+      "3/0:EmptyModelResponseError",
+      "3/1:EmptyModelResponseError",
+    ]);
+    const lines = (await readFile(join(resumed.runDir!, "results.jsonl"), "utf8")).trim().split("\n");
+    expect(lines).toHaveLength(8);
+    expect(saved.metadata).toMatchObject({ status: "complete", avg_reward: 0.75 });
+  });
+});
