@@ -3,9 +3,12 @@
  * address do not block valid keys from it, wrong passwords from many addresses do not lock a user
  * out, and a trusted proxy header (only when configured) tells clients behind one proxy apart.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestHub, type TestHub } from "../testing/test-hub.ts";
 import { AuthLimits } from "./auth-limits.ts";
+
+// Opening an in-memory database and hashing passwords take seconds of CPU on a loaded 2-core machine.
+vi.setConfig({ hookTimeout: 120_000, testTimeout: 120_000 });
 
 let hub: TestHub;
 let proxied: TestHub;

@@ -1,13 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { HubClient } from "../client/hub-client.ts";
 import { pushReport } from "../client/push-report.ts";
 import { contentHash } from "../package/content-hash.ts";
 import { type RunningHub, startHub } from "../server/start-hub.ts";
 import { writeSampleRun } from "../testing/sample-run.ts";
 import { samplePackage, sampleTarball } from "../testing/test-hub.ts";
+
+// Opening an in-memory database and hashing passwords take seconds of CPU on a loaded 2-core machine.
+vi.setConfig({ hookTimeout: 120_000, testTimeout: 120_000 });
 
 const root = mkdtempSync(join(tmpdir(), "vf-reports-"));
 let hub: RunningHub;

@@ -4,10 +4,13 @@
  * with a message, and neither the tarball's blob nor a version or environment row is left behind.
  */
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tarballKey } from "../blobs/blob-store.ts";
 import { packTarball } from "../package/package-tarball.ts";
 import { createTestHub, jsonOf, samplePackage, sampleTarball, type TestHub } from "../testing/test-hub.ts";
+
+// Opening an in-memory database and hashing passwords take seconds of CPU on a loaded 2-core machine.
+vi.setConfig({ hookTimeout: 120_000, testTimeout: 120_000 });
 
 let hub: TestHub;
 let ada: string;

@@ -7,11 +7,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BODY_LIMITS } from "../api/body-limits.ts";
 import { COUNTED_CHUNK, type CountedBody, countedBody } from "../testing/counted-body.ts";
 import { createTestHub, jsonOf, sampleTarball, type TestHub } from "../testing/test-hub.ts";
 import { startHub } from "./start-hub.ts";
+
+// Opening an in-memory database and hashing passwords take seconds of CPU on a loaded 2-core machine.
+vi.setConfig({ hookTimeout: 120_000, testTimeout: 120_000 });
 
 const MB = 1024 * 1024;
 let hub: TestHub;

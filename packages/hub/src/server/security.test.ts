@@ -5,10 +5,13 @@
  * and concurrent pushes of the same content make one version.
  */
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { packTarball } from "../package/package-tarball.ts";
 import { rawTarEntry, rawTgz } from "../testing/tar-entries.ts";
 import { createTestHub, jsonOf, samplePackage, sampleTarball, type TestHub } from "../testing/test-hub.ts";
+
+// Opening an in-memory database and hashing passwords take seconds of CPU on a loaded 2-core machine.
+vi.setConfig({ hookTimeout: 120_000, testTimeout: 120_000 });
 
 let hub: TestHub;
 let ada: string;
