@@ -10,12 +10,18 @@
  *   record are 0);
  * - metrics only as flattened top-level numbers (no `metrics`): every numeric key that is not a
  *   record field or an old timing field (unless the metadata averaged a metric of that name);
- * - the tool definitions under `info.oai_tools`: moved to `tool_defs`;
- * - `error` as a plain string: becomes `{ error: "Error", message }`.
+ * - the tool definitions under `info.oai_tools` (0.1.3–0.1.9) or a top-level `oai_tools` (0.1.10):
+ *   moved to `tool_defs`; flat `{name, description, parameters}` tools (0.1.11 on): OpenAI's shape;
+ * - `error` as a plain string (0.1.9 saved the exception's repr, `InfraError('...')`): becomes
+ *   `{ error: <class name, or "Error">, message }`; an error object without `message` (0.1.10–0.1.14
+ *   saved only the chain): the chain's text is the message;
+ * - `timing` as spans in seconds (0.1.14 on: `{setup: {start, end, duration}, model: {spans,
+ *   duration}, ..., total}`): become the phases' milliseconds.
  * `rollout_index`, when missing, is assigned by the reader (order within an example).
  */
 import { ToolDefinition } from "../tools/tool.ts";
 import { isJsonObject, type JsonObject, withoutNulls } from "./json-object.ts";
+import { normalizeTools } from "./normalize-tools.ts";
 import { RECORD_FIELDS } from "./record-line.ts";
 
 /** Top-level numbers of older rows that are not metrics. */
@@ -68,15 +74,20 @@ export function normalizeRow(raw: JsonObject, metricNames: ReadonlySet<string>):
   if (typeof row.info === "string") row.info = parseInfo(row.info);
   row.prompt = normalizeMessages(row.prompt, "user");
   row.completion = normalizeMessages(row.completion, "assistant");
-  if (typeof row.error === "string") row.error = { error: "Error", message: row.error };
+  row.error = normalizeError(row.error);
 
   if (row.metrics === undefined) row.metrics = flattenedMetrics(raw, metricNames);
   row.timing = normalizeTiming(row.timing, raw);
   if (isJsonObject(row.token_usage)) row.token_usage = withoutNulls(row.token_usage);
   if (Array.isArray(row.trajectory)) row.trajectory = row.trajectory.map(normalizeStep);
 
+  if (row.tool_defs === undefined && Array.isArray(raw.oai_tools)) {
+    row.tool_defs = raw.oai_tools;
+    delete row.oai_tools;
+  }
+  if (row.tool_defs !== undefined) row.tool_defs = normalizeTools(row.tool_defs);
   if (row.tool_defs === undefined && isJsonObject(row.info) && row.info.oai_tools !== undefined) {
-    const tools = ToolDefinition.array().safeParse(row.info.oai_tools);
+    const tools = ToolDefinition.array().safeParse(normalizeTools(row.info.oai_tools));
     if (tools.success) {
       const { oai_tools: _moved, ...info } = row.info;
       row.tool_defs = tools.data;
@@ -98,7 +109,39 @@ function flattenedMetrics(raw: JsonObject, metricNames: ReadonlySet<string>): Re
   return metrics;
 }
 
+function normalizeError(error: unknown): unknown {
+  if (typeof error === "string") {
+    // A Python repr such as "InfraError('timed out')" names the class.
+    const name = /^([A-Za-z_][\w.]*)\(/.exec(error)?.[1]?.split(".").pop();
+    return { error: name ?? "Error", message: error };
+  }
+  if (isJsonObject(error) && typeof error.error === "string" && typeof error.message !== "string") {
+    const chain = error.error_chain_str ?? error.error_chain_repr;
+    return { ...error, message: typeof chain === "string" ? chain : error.error };
+  }
+  return error;
+}
+
+// Phases of verifiers' span timing (seconds) and the field each fills (milliseconds).
+const SPAN_PHASES = [
+  ["setup", "setup_ms"],
+  ["generation", "generation_ms"],
+  ["model", "model_ms"],
+  ["env", "env_ms"],
+  ["scoring", "scoring_ms"],
+] as const;
+
 function normalizeTiming(timing: unknown, raw: JsonObject): unknown {
+  if (isJsonObject(timing) && SPAN_PHASES.some(([phase]) => isJsonObject(timing[phase]))) {
+    const seconds = (value: unknown) =>
+      isJsonObject(value) && typeof value.duration === "number" ? value.duration : 0;
+    const out: Record<string, number> = {
+      start_time: typeof timing.start_time === "number" ? timing.start_time : 0,
+      total_ms: (typeof timing.total === "number" ? timing.total : 0) * 1000,
+    };
+    for (const [phase, field] of SPAN_PHASES) out[field] = seconds(timing[phase]) * 1000;
+    return out;
+  }
   const source = isJsonObject(timing) ? timing : raw;
   if (!isJsonObject(timing) && !TIMING_FIELDS.some((f) => typeof raw[f] === "number")) return timing;
   const out: Record<string, number> = {};

@@ -12,14 +12,15 @@ import type { ReadWarning } from "./read-warning.ts";
 import type { RolloutRecord } from "./rollout-record.ts";
 import { lockOwner } from "./run-lock.ts";
 import type { RunMetadata, RunStatus } from "./run-metadata.ts";
+import { summarizeRun } from "./summarize-run.ts";
 
 /** A run as loaded from disk. */
 export interface LoadedRun {
   dir: string;
   /**
-   * The saved metadata, except: `status` as it is now (see `runStatus`), and `avg_reward` recomputed
-   * from the rows (verifiers wrote a 0.0 placeholder before a run finished, and a run stopped early
-   * never got its final value).
+   * The saved metadata, except: `status` as it is now (see `runStatus`), and `avg_reward`,
+   * `avg_metrics` and `avg_error` recomputed from the rows (verifiers wrote placeholders, 0.0 and {},
+   * while a run was in progress, and a run stopped early never got its final values).
    */
   metadata: RunMetadata;
   /** Every valid row, in file order, each rollout once (the first of any repeats). */
@@ -38,7 +39,10 @@ export async function readRun(dir: string): Promise<LoadedRun> {
   const { rows, warnings } = await readRecords(dir, Object.keys(metadata.avg_metrics));
   const records = firstOfEachRollout(rows).map((row) => row.record);
   metadata.status = await runStatus(dir, hasStatus ? metadata.status : null, metadata, records.length);
-  metadata.avg_reward = meanReward(records);
+  const { aggregates } = summarizeRun(records, { rolloutsPerExample: metadata.rollouts_per_example });
+  metadata.avg_reward = aggregates.avg_reward;
+  metadata.avg_metrics = aggregates.avg_metrics;
+  metadata.avg_error = aggregates.avg_error;
   return { dir, metadata, records, warnings };
 }
 

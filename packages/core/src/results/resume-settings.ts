@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { isJsonObject } from "./json-object.ts";
+import { normalizeSampling } from "./normalize-metadata.ts";
 import type { RunMetadata } from "./run-metadata.ts";
 
 /** What a new run asks for, in metadata.json's field names. */
@@ -47,7 +48,8 @@ export function settingsMismatches(saved: RunMetadata, run: RunIdentity): Settin
     ["shuffle", saved.shuffle, s.shuffle],
     ["shuffle_seed", saved.shuffle_seed, s.shuffle_seed],
     ["env_args", saved.env_args, s.env_args],
-    ["sampling_args", saved.sampling_args, s.sampling_args],
+    // Saved settings were normalised on reading (extra_body flattened, n: 1 dropped); so are these.
+    ["sampling_args", saved.sampling_args, normalizeSampling(s.sampling_args)],
   ];
   const mismatches = pairs
     .filter(([, a, b]) => canonical(a) !== canonical(b))
