@@ -1,7 +1,7 @@
 /**
  * Reads and checks the package.json of an environment package for the Hub: the `vf` field by core's
  * `EnvPackageJson` schema, plus what the Hub needs on top (a semver version, a name it can serve as
- * `@owner/name`, `@vf-rl/core` as an optional peer). Every message names the field at fault.
+ * `@owner/name`, `@vf-rl/core` as a peer, never a dependency). Every message names the field at fault.
  */
 import { EnvPackageJson } from "@vf-rl/core/loading";
 import semver from "semver";
@@ -86,7 +86,7 @@ export function checkManifest(json: Record<string, unknown>): PackageManifest {
   if (deps && typeof deps === "object" && "@vf-rl/core" in deps) {
     throw fieldError(
       "dependencies.@vf-rl/core",
-      'must not be a dependency: move it to "peerDependencies" and mark it optional in "peerDependenciesMeta"',
+      'must not be a dependency: move it to "peerDependencies", so the environment uses the host\'s copy',
     );
   }
   return {

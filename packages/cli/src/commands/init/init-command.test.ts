@@ -18,7 +18,7 @@ describe("vf init", () => {
     expect(await readFile(join(dir, "README.md"), "utf8")).toMatch(/^# my_env/);
   });
 
-  it("writes a package its own npm install && npm test can run: core, zod and vitest as dev dependencies, core as a peer", async () => {
+  it("writes a package its own npm install && npm test can run: core, zod and vitest as dev dependencies, core and zod as required peers", async () => {
     const { dir } = await initEnvironment({ name: "peers", path: parent });
     const pkg = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
     const version = JSON.parse(
@@ -30,7 +30,7 @@ describe("vf init", () => {
       zod: "^4",
     });
     expect(pkg.peerDependencies).toEqual({ "@vf-rl/core": `^${version}`, zod: "^4" });
-    expect(pkg.peerDependenciesMeta["@vf-rl/core"]).toEqual({ optional: true });
+    expect(pkg.peerDependenciesMeta).toBeUndefined();
     expect(pkg.files).toEqual(["src", "data", "README.md"]);
   });
 

@@ -82,9 +82,9 @@ function packageJson(values: Record<string, string>) {
       description: values.description,
       tags: ["example", "single-turn"],
     },
-    // The host project provides vf: optional peers, so installing from a registry never fetches them.
+    // The host provides core and zod, so the environment sees vf's own classes. Required peers, not
+    // optional ones: npm keeps a workspace's own link to @vf-rl/core only for a required peer.
     peerDependencies: { "@vf-rl/core": core, zod: "^4" },
-    peerDependenciesMeta: { "@vf-rl/core": { optional: true }, zod: { optional: true } },
     // What the package's own `npm install && npm test` needs.
     devDependencies: { "@vf-rl/core": core, vitest: "^4.1.12", zod: "^4" },
   };
