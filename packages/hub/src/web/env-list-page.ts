@@ -3,6 +3,7 @@ import type { EnvSummary } from "../api/schemas/env-schemas.ts";
 import type { Principal } from "../server/hub-context.ts";
 import { html } from "./html.ts";
 import { layout } from "./layout.ts";
+import { envIdLinks } from "./owner-page.ts";
 
 /** The list page for `envs` found by `query`; `nextCursor` links the next page. */
 export function envListPage(options: {
@@ -13,7 +14,7 @@ export function envListPage(options: {
 }): string {
   const { envs, query, nextCursor } = options;
   const rows = envs.map(
-    (e) => html`<tr><td><a href="/${e.owner}/${e.name}"><strong>${e.id}</strong></a>
+    (e) => html`<tr><td><strong>${envIdLinks(e.id)}</strong>
 ${e.visibility === "private" ? html` <span class="badge">private</span>` : ""}
 <div class="muted small">${e.description}</div></td>
 <td>${e.tags.map((t) => html`<span class="tag">${t}</span>`)}</td>

@@ -5,6 +5,7 @@ import type { Principal } from "../server/hub-context.ts";
 import { html } from "./html.ts";
 import { layout } from "./layout.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { ownerLink } from "./owner-page.ts";
 import { rewardChart } from "./reward-chart.ts";
 
 /** What the page shows. */
@@ -23,7 +24,7 @@ export function envPage(data: EnvPageData): string {
     (
       v,
     ) => html`<tr><td><strong>${v.semver}</strong> <code title="${v.content_hash}">${v.content_hash.slice(0, 12)}</code>
-<div class="small muted">${v.file_count} files · ${(v.size / 1024).toFixed(1)} KiB · ${v.created_at.slice(0, 10)} by ${v.pushed_by ?? "?"}</div></td></tr>`,
+<div class="small muted">${v.file_count} files · ${(v.size / 1024).toFixed(1)} KiB · ${v.created_at.slice(0, 10)} by ${v.pushed_by ? ownerLink(v.pushed_by) : "?"}</div></td></tr>`,
   );
   const boardRows = leaderboard.map(
     (
@@ -34,9 +35,9 @@ export function envPage(data: EnvPageData): string {
   );
   const reportRows = reports.map(
     (r) => html`<tr><td><a href="/reports/${r.id}">#${r.id}</a></td><td>${r.model}</td><td>${r.version}</td>
-<td>${r.avg_reward === null ? "—" : r.avg_reward.toFixed(3)}</td><td>${r.row_count}</td><td class="small muted">${r.status}</td></tr>`,
+<td>${r.avg_reward === null ? "—" : r.avg_reward.toFixed(3)}</td><td>${r.row_count}</td><td>${ownerLink(r.uploaded_by)}</td><td class="small muted">${r.status}</td></tr>`,
   );
-  const body = html`<div class="card"><h1>${env.id} ${env.visibility === "private" ? html`<span class="badge">private</span>` : ""}</h1>
+  const body = html`<div class="card"><h1>${ownerLink(env.owner)}/${env.name} ${env.visibility === "private" ? html`<span class="badge">private</span>` : ""}</h1>
 <p class="muted">${env.description}</p><p>${env.tags.map((t) => html`<span class="tag">${t}</span>`)}</p></div>
 <div class="grid"><div>
 <div class="card readme"><h2>README</h2>${env.readme ? renderMarkdown(env.readme) : html`<p class="muted">This version has no README.md.</p>`}</div>
@@ -48,7 +49,7 @@ export function envPage(data: EnvPageData): string {
   }</div>
 <div class="card"><h2>Reports</h2>${
     reports.length
-      ? html`<table><thead><tr><th>Report</th><th>Model</th><th>Version</th><th>Reward</th><th>Rollouts</th><th>Status</th></tr></thead><tbody>${reportRows}</tbody></table>`
+      ? html`<table><thead><tr><th>Report</th><th>Model</th><th>Version</th><th>Reward</th><th>Rollouts</th><th>By</th><th>Status</th></tr></thead><tbody>${reportRows}</tbody></table>`
       : html`<p class="muted">None yet.</p>`
   }</div></div>
 <div><div class="card"><h2>Install</h2><pre>${env.install.vf}</pre><p class="small muted">or with npm:</p><pre>${env.install.npm}</pre>

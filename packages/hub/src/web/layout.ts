@@ -24,7 +24,7 @@ button.secondary{background:#e1e4ea;color:#1d2330}input,select{font:inherit;padd
 details{border-bottom:1px solid #eef0f3;padding:6px 0}summary{cursor:pointer}
 .notice{background:#fff7e0;border:1px solid #f1d48a;border-radius:8px;padding:10px 14px;margin-bottom:16px}
 .secret{font:15px ui-monospace,monospace;background:#10131a;color:#9ef0b5;padding:10px 12px;border-radius:6px;word-break:break-all}
-.readme img{max-width:100%}`;
+.readme img{max-width:100%}.nowrap{white-space:nowrap}`;
 
 /** A whole page around `body`. */
 export function layout(options: {

@@ -71,7 +71,7 @@ beforeAll(async () => {
   }
   browser = await launchTestBrowser();
   page = await browser.context.newPage();
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await hub?.close();
@@ -130,6 +130,34 @@ describe("web pages", () => {
     expect(await opened.textContent()).toContain("calculator");
     expect(await opened.textContent()).toContain("The answer is 0.");
     await shot("report-page");
+  });
+
+  it("opens an owner's page from an environment: environments, reports and leaderboard positions", async () => {
+    await page.goto(`${hub.url}/admin/gsm8k`);
+    await Promise.all([page.waitForURL(`${hub.url}/admin`), page.click("h1 a")]);
+    expect(await page.textContent("h1")).toBe("admin");
+    expect(await page.title()).toBe("admin · vf Hub");
+    const cells = (selector: string) =>
+      page
+        .locator(selector)
+        .allTextContents()
+        .then((texts) => texts.map((text) => text.replace(/\s+/g, " ").trim()));
+    expect(await cells("#environments tbody td")).toEqual([
+      "gsm8k The gsm8k environment",
+      "1.1.0",
+      "wordle The wordle environment",
+      "0.3.0",
+    ]);
+    expect(await page.locator("#reports tbody tr").count()).toBe(3);
+    expect((await cells("#reports tbody tr:first-child td")).slice(1, 4)).toEqual([
+      "admin/gsm8k@1.1.0",
+      "gpt-4.1-mini",
+      "0.833",
+    ]);
+    expect(await cells("#ranks tbody td")).toEqual(["admin/gsm8k", "#1 of 3", "0.833"]);
+    await shot("owner-page");
+    await page.click("#ranks tbody a:has-text('0.833')");
+    expect(await page.textContent("h1")).toBe(`Report #${reportId}`);
   });
 
   it("hides a private environment from a visitor who is not signed in", async () => {

@@ -1,6 +1,6 @@
 /**
  * The Hub's web pages, rendered on the server from the same stores as the API: the environment list
- * and search, an environment's page, a report's page, sign-in (rate-limited), the account page with
+ * and search, an owner's page, an environment's page, a report's page, sign-in (rate-limited), the account page with
  * keys, and the approval page of `vf login`. Forms carry the session's CSRF token.
  */
 import type { Context, Hono } from "hono";
@@ -21,12 +21,14 @@ import { readForm } from "../server/request-body.ts";
 import { listApiKeys, revokeApiKey } from "../store/api-keys-store.ts";
 import { searchEnvironments } from "../store/environments-store.ts";
 import { createSession, deleteSession } from "../store/sessions-store.ts";
-import { findUserByName } from "../store/users-store.ts";
+import { findUserByName, USER_NAME } from "../store/users-store.ts";
 import { latestOf } from "../store/versions-store.ts";
 import { accountPage } from "./account-page.ts";
 import { envListPage } from "./env-list-page.ts";
 import { envPage } from "./env-page.ts";
 import { deviceApprovalPage, deviceDonePage, loginPage } from "./login-page.ts";
+import { ownerPage } from "./owner-page.ts";
+import { loadOwnerProfile } from "./owner-profile.ts";
 import { reportPage } from "./report-page.ts";
 
 type WebContext = Context<HubEnv>;
@@ -185,6 +187,17 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
         nextCursor,
       }),
     );
+  });
+
+  // Registered after every fixed path above, so those win over an owner's name.
+  app.get("/:owner", async (c) => {
+    const viewer = c.get("principal");
+    const owner = c.req.param("owner");
+    const profile = USER_NAME.test(owner)
+      ? await loadOwnerProfile(c.get("hub").db, { owner, viewer: viewer?.userName ?? null })
+      : null;
+    if (!profile) throw new HubError("not_found", `there is no user named ${owner} on this Hub`);
+    return c.html(ownerPage({ viewer, profile }));
   });
 
   app.get("/:owner/:name", async (c) => {
