@@ -1,7 +1,7 @@
 /**
  * The npm registry protocol, driven by the real npm CLI: `npm install @owner/name --registry <hub>/npm/`
- * into a temporary project, with a temporary .npmrc (the bearer token for private packages), cache and
- * global config, so nothing touches the public registry or the user's npm setup.
+ * into a temporary project, and `npm search`, with a temporary .npmrc (the bearer token for private
+ * packages), cache and global config, so nothing touches the public registry or the user's npm setup.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,17 +29,14 @@ beforeAll(async () => {
   await admin.pushTarball("admin", "echo", sampleTarball("echo", "1.1.0", { "CHANGELOG.md": "1.1.0\n" }));
   await admin.pushTarball("admin", "secret", sampleTarball("secret", "0.3.0"), { visibility: "private" });
   strangerKey = (await admin.createUser({ name: "stranger" })).api_key;
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await hub.close();
   rmSync(root, { recursive: true, force: true });
 });
 
-/** Runs `npm install <spec>` in a fresh project with `token` (if any) in its .npmrc. */
-async function npmInstall(
-  spec: string,
-  token?: string,
-): Promise<{ dir: string; ok: boolean; output: string }> {
+/** Runs `npm <command> ...` in a fresh project with `token` (if any) in its .npmrc. */
+async function npm(command: string[], token?: string): Promise<{ dir: string; ok: boolean; output: string }> {
   const dir = mkdtempSync(join(root, "project-"));
   writeFileSync(
     join(dir, "package.json"),
@@ -53,8 +50,7 @@ async function npmInstall(
   writeFileSync(join(dir, "global.npmrc"), "");
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   const args = [
-    "install",
-    spec,
+    ...command,
     "--registry",
     registry,
     "--userconfig",
@@ -96,7 +92,7 @@ describe("npm install from the Hub", () => {
   });
 
   it("installs a public environment with the real npm client, the optional @vf-rl/core peer left alone", async () => {
-    const result = await npmInstall("@admin/echo");
+    const result = await npm(["install", "@admin/echo"]);
     expect(result.output).not.toMatch(/ERR!/);
     expect(result.ok).toBe(true);
     const installed = JSON.parse(
@@ -109,7 +105,7 @@ describe("npm install from the Hub", () => {
   }, 120_000);
 
   it("installs a pinned version", async () => {
-    const result = await npmInstall("@admin/echo@1.0.0");
+    const result = await npm(["install", "@admin/echo@1.0.0"]);
     expect(result.ok).toBe(true);
     expect(
       JSON.parse(readFileSync(join(result.dir, "node_modules/@admin/echo/package.json"), "utf8")).version,
@@ -117,16 +113,48 @@ describe("npm install from the Hub", () => {
   }, 120_000);
 
   it("installs a private environment only with its owner's token; others get 404", async () => {
-    const anonymous = await npmInstall("@admin/secret");
+    const anonymous = await npm(["install", "@admin/secret"]);
     expect(anonymous.ok).toBe(false);
     expect(anonymous.output).toMatch(/404/);
-    const withOwnerToken = await npmInstall("@admin/secret", ownerKey);
+    const withOwnerToken = await npm(["install", "@admin/secret"], ownerKey);
     expect(withOwnerToken.ok).toBe(true);
     expect(readFileSync(join(withOwnerToken.dir, "node_modules/@admin/secret/README.md"), "utf8")).toContain(
       "# secret",
     );
-    const withStrangerToken = await npmInstall("@admin/secret", strangerKey);
+    const withStrangerToken = await npm(["install", "@admin/secret"], strangerKey);
     expect(withStrangerToken.ok).toBe(false);
     expect(withStrangerToken.output).toMatch(/404/);
+  }, 120_000);
+});
+
+describe("npm search against the Hub", () => {
+  it("lists matching environments the way npm prints them", async () => {
+    const result = await npm(["search", "echo"]);
+    expect(result.ok).toBe(true);
+    expect(result.output).toMatch(/@admin\/echo\s+The echo environment/);
+    expect(result.output).toMatch(/Version 1\.1\.0 published \d{4}-\d\d-\d\d by admin/);
+    expect(result.output).toContain("Maintainers: admin");
+    expect(result.output).not.toContain("[object Object]");
+    const none = await npm(["search", "no-such-environment"]);
+    expect(none.output).toContain('No matches found for "no-such-environment"');
+  }, 120_000);
+
+  it("finds a private environment only with its owner's token", async () => {
+    const names = async (token?: string) => {
+      const result = await npm(["search", "sample", "--json"], token);
+      expect(result.ok).toBe(true);
+      return (JSON.parse(result.output) as { name: string }[]).map((p) => p.name).sort();
+    };
+    expect(await names()).toEqual(["@admin/echo"]);
+    expect(await names(strangerKey)).toEqual(["@admin/echo"]);
+    expect(await names(ownerKey)).toEqual(["@admin/echo", "@admin/secret"]);
+  }, 120_000);
+
+  it("prints a readable message for a registry path the Hub does not serve", async () => {
+    const result = await npm(["whoami"], ownerKey);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain("404 Not Found - GET");
+    expect(result.output).toContain("the Hub's npm registry has no GET /npm/-/whoami");
+    expect(result.output).not.toContain("[object Object]");
   }, 120_000);
 });

@@ -2,10 +2,11 @@
  * The Hub's HTTP application: the JSON API under /api/v1 (with its OpenAPI document), the npm registry
  * protocol under /npm, and the web pages at the root, over one `HubContext`.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { openApiDocument } from "../api/openapi.ts";
 import { RouteTable } from "../api/route-table.ts";
 import { HubError } from "../hub-error.ts";
+import { npmErrorJson, npmRouteNotFound } from "../npm/npm-error.ts";
 import { addNpmRoutes } from "../npm/npm-routes.ts";
 import { addReportRoutes } from "../reports/report-routes.ts";
 import { errorPage } from "../web/error-page.ts";
@@ -22,15 +23,21 @@ export const API_BASE = "/api/v1";
 /** The Hono app serving `hub`; test it in-process with `app.request()`. */
 export function createHubApp(hub: HubContext): Hono<HubEnv> {
   const app = new Hono<HubEnv>();
-  const isMachinePath = (path: string) => path.startsWith("/api/") || path.startsWith("/npm/");
-  app.onError((error, c) => {
-    const hubError = asHubError(error);
-    return isMachinePath(c.req.path) ? errorJson(c, hubError) : errorPage(c, hubError);
-  });
-  app.notFound((c) => {
-    const error = new HubError("not_found", `no such page or route: ${c.req.method} ${c.req.path}`);
-    return isMachinePath(c.req.path) ? errorJson(c, error) : errorPage(c, error);
-  });
+  // Each side in its own shape: the API's envelope, npm's `{error: "message"}`, or an HTML page.
+  const respond = (c: Context<HubEnv>, error: HubError) => {
+    if (c.req.path.startsWith("/api/")) return errorJson(c, error);
+    if (c.req.path.startsWith("/npm/")) return npmErrorJson(c, error);
+    return errorPage(c, error);
+  };
+  app.onError((error, c) => respond(c, asHubError(error)));
+  app.notFound((c) =>
+    respond(
+      c,
+      c.req.path.startsWith("/npm/")
+        ? npmRouteNotFound(c.req.method, c.req.path)
+        : new HubError("not_found", `no such page or route: ${c.req.method} ${c.req.path}`),
+    ),
+  );
   app.use(async (c, next) => {
     c.set("hub", hub);
     c.set("principal", await resolvePrincipal(c));
