@@ -231,7 +231,7 @@ describe("private environments and keys", () => {
 
   it("keeps a private environment 'not found' for another user's key until it is made public", async () => {
     const secret = writeSamplePackage(join(root, "secret"), "secret", "0.1.0");
-    const pushed = await vf(["env", "push", secret, "--visibility", "private"]);
+    const pushed = await vf(["env", "push", secret, "--visibility", "private", "--no-load-check"]);
     expect(pushed.stdout).toContain("pushed admin/secret@0.1.0 (private");
 
     const bob = json(await vf(["hub", "user", "create", "bob", "--hub", hub.url, "--json"]));
