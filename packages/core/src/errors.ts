@@ -3,6 +3,8 @@
  * env args, a key); `SystemError` is a fault of ours or of a service we call. Every message states
  * the cause, then what to do.
  */
+import type { SettingMismatch } from "./results/resume-settings.ts";
+
 export class VfError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -156,4 +158,66 @@ export function errorChain(error: unknown): string[] {
     }
   }
   return chain;
+}
+
+// The errors of saved runs live here, beside the others, so a host can tell them apart without
+// loading the results module (and zod) at start-up. Their messages name settings in words
+// ("resume", "the output folder"), never a command-line flag: under `vf train` the same setting is
+// a config key, so the host adds its own hint from the fields (see the CLI's flag-hints.ts).
+
+/** "key (saved X, now Y); ..." for a message. */
+export function describeMismatches(mismatches: readonly SettingMismatch[]): string {
+  return mismatches
+    .map((m) => `${m.key} (saved ${JSON.stringify(m.saved)}, now ${JSON.stringify(m.now)})`)
+    .join("; ");
+}
+
+/** A new run was about to write into a folder that already holds rows. */
+export class RunFolderNotEmptyError extends UserError {
+  constructor(
+    /** The run folder. */
+    readonly dir: string,
+    /** Its results.jsonl. */
+    readonly resultsPath: string,
+  ) {
+    super(`${resultsPath} already holds rows: start a new run (a new run id), or resume this one`);
+  }
+}
+
+/** The folder to list runs from is not a folder. */
+export class RunsFolderNotFoundError extends UserError {
+  constructor(readonly path: string) {
+    super(
+      `${path} is not a folder: pass the output folder that holds evals/ (./outputs unless the run named another), an evals folder, or a run folder`,
+    );
+  }
+}
+
+/** A named run cannot be resumed because its settings differ from the run asked for. */
+export class ResumeSettingsMismatchError extends UserError {
+  constructor(
+    readonly dir: string,
+    readonly mismatches: readonly SettingMismatch[],
+  ) {
+    super(
+      `cannot resume ${dir}: its settings differ: ${describeMismatches(mismatches)}: rerun with the saved settings, or start a new run instead of resuming`,
+    );
+  }
+}
+
+/** Another live process is writing this run folder. */
+export class RunLockedError extends UserError {
+  constructor(
+    readonly dir: string,
+    /** The process that holds the lock. */
+    readonly pid: number,
+    /** The machine it runs on. */
+    readonly host: string,
+    /** When it took the lock, ISO 8601. */
+    readonly since: string,
+  ) {
+    super(
+      `${dir} is being written by process ${pid} on ${host} (since ${since}): wait for it to finish or stop it, then try again`,
+    );
+  }
 }

@@ -1,5 +1,12 @@
 /** Results on disk: verifiers' layout, written incrementally, read from vf or verifiers, resumed, summarised. */
 
+export {
+  describeMismatches,
+  ResumeSettingsMismatchError,
+  RunFolderNotEmptyError,
+  RunLockedError,
+  RunsFolderNotFoundError,
+} from "../errors.ts";
 export { writeFileAtomic } from "./atomic-file.ts";
 export { type CompletedRollouts, completedGroups, completedRollouts } from "./completed-groups.ts";
 export { isInfraFailure } from "./infra-failure.ts";
@@ -11,7 +18,6 @@ export { formatWarning, type ReadWarning } from "./read-warning.ts";
 export { recordToLine } from "./record-line.ts";
 export { repairTail, type TailRepair } from "./results-file.ts";
 export {
-  describeMismatches,
   ResumeSettings,
   type RunIdentity,
   type SettingMismatch,
@@ -26,12 +32,6 @@ export {
   type RunDirectoryOptions,
   runDirectory,
 } from "./run-directory.ts";
-export {
-  ResumeSettingsMismatchError,
-  RunFolderNotEmptyError,
-  RunLockedError,
-  RunsFolderNotFoundError,
-} from "./run-errors.ts";
 export {
   acquireRunLock,
   LOCK_FILE,

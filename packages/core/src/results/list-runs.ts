@@ -5,12 +5,11 @@
 import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { UserError } from "../errors.ts";
+import { RunsFolderNotFoundError, UserError } from "../errors.ts";
 import { readMetadata } from "./read-metadata.ts";
 import { firstOfEachRollout, readRecords } from "./read-records.ts";
 import { meanReward, runStatus } from "./read-run.ts";
 import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
-import { RunsFolderNotFoundError } from "./run-errors.ts";
 import type { RunStatus } from "./run-metadata.ts";
 
 /** One saved run, summarised. */

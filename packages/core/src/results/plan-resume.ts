@@ -12,7 +12,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { UserError } from "../errors.ts";
+import { describeMismatches, ResumeSettingsMismatchError, UserError } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
 import { type CompletedRollouts, completedRollouts } from "./completed-groups.ts";
 import { isInfraFailure } from "./infra-failure.ts";
@@ -20,10 +20,9 @@ import { readMetadata } from "./read-metadata.ts";
 import { type LoadedRow, readRecords } from "./read-records.ts";
 import type { ReadWarning } from "./read-warning.ts";
 import { readResultLines, repairTail, type TailRepair } from "./results-file.ts";
-import { describeMismatches, type ResumeSettings, settingsMismatches } from "./resume-settings.ts";
+import { type ResumeSettings, settingsMismatches } from "./resume-settings.ts";
 import type { RolloutRecord } from "./rollout-record.ts";
 import { envModelDirectory, RESULTS_FILE } from "./run-directory.ts";
-import { ResumeSettingsMismatchError } from "./run-errors.ts";
 import { acquireRunLock, type RunLock } from "./run-lock.ts";
 import type { RunMetadata } from "./run-metadata.ts";
 

@@ -60,13 +60,6 @@ export function settingsMismatches(saved: RunMetadata, run: RunIdentity): Settin
   return mismatches;
 }
 
-/** "key (saved X, now Y); ..." for a message. */
-export function describeMismatches(mismatches: readonly SettingMismatch[]): string {
-  return mismatches
-    .map((m) => `${m.key} (saved ${JSON.stringify(m.saved)}, now ${JSON.stringify(m.now)})`)
-    .join("; ");
-}
-
 // Requesting all examples (negative) covers any saved count; a saved "all" needs "all" again.
 function covers(requested: number, saved: number): boolean {
   if (requested < 0) return true;

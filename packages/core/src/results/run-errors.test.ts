@@ -2,16 +2,16 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UserError } from "../errors.ts";
-import { listRuns } from "./list-runs.ts";
-import { planResume } from "./plan-resume.ts";
-import { RolloutRecord } from "./rollout-record.ts";
-import { runDirectory } from "./run-directory.ts";
 import {
   ResumeSettingsMismatchError,
   RunFolderNotEmptyError,
   RunsFolderNotFoundError,
-} from "./run-errors.ts";
+  UserError,
+} from "../errors.ts";
+import { listRuns } from "./list-runs.ts";
+import { planResume } from "./plan-resume.ts";
+import { RolloutRecord } from "./rollout-record.ts";
+import { runDirectory } from "./run-directory.ts";
 import { RunMetadata } from "./run-metadata.ts";
 import { RunWriter } from "./run-writer.ts";
 

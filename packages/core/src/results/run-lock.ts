@@ -16,7 +16,7 @@ import { link, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { RunLockedError } from "./run-errors.ts";
+import { RunLockedError } from "../errors.ts";
 
 /** The lock file's name inside a run folder. */
 export const LOCK_FILE = "vf.lock";

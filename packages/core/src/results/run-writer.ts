@@ -14,12 +14,12 @@
  */
 import { mkdir, open, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { RunFolderNotEmptyError } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
 import { recordToLine } from "./record-line.ts";
 import { repairTail } from "./results-file.ts";
 import type { RolloutRecord } from "./rollout-record.ts";
 import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
-import { RunFolderNotEmptyError } from "./run-errors.ts";
 import { acquireRunLock, type LockInfo, type RunLock } from "./run-lock.ts";
 import { RunMetadata } from "./run-metadata.ts";
 
