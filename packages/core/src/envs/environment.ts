@@ -142,6 +142,11 @@ export abstract class Environment<Data = Record<string, unknown>> {
   /** The rows of a split as rollout inputs, each repeated `rolloutsPerExample` times. */
   async inputs(options: InputsOptions): Promise<Inputs> {
     const warnings: string[] = [];
+    const n = options.numExamples ?? -1;
+    // Only -1 means "all": a negative typo must not quietly evaluate (and pay for) the whole split.
+    if (!Number.isSafeInteger(n) || n < -1) {
+      throw new UserError(`the number of examples must be a whole number ≥ 1, or -1 for all, got ${n}`);
+    }
     let split = options.split;
     if (split === "eval" && !this.evalDatasetSource) {
       warnings.push("this environment has no eval split: evaluating on its training rows");
@@ -150,7 +155,7 @@ export abstract class Environment<Data = Record<string, unknown>> {
     if (split === "train" && !this.datasetSource) split = "eval";
     let dataset = await this.dataset(split);
     if (options.shuffle) dataset = dataset.shuffle(options.seed ?? 0);
-    dataset = dataset.take(options.numExamples ?? -1);
+    dataset = dataset.take(n);
     const r = options.rolloutsPerExample ?? 1;
     const inputs: RolloutInput[] = [];
     for (const example of dataset.examples) {

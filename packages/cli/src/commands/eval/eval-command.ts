@@ -6,7 +6,14 @@ import { type Command, Option } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import type { EvalFlags } from "./eval-action.ts";
 import { registerEvalPush } from "./eval-push.ts";
-import { headerFlag, integerFlag, jsonObjectFlag, listFlag, numberFlag } from "./parse-flag-values.ts";
+import {
+  countOrAllFlag,
+  headerFlag,
+  integerFlag,
+  jsonObjectFlag,
+  listFlag,
+  numberFlag,
+} from "./parse-flag-values.ts";
 
 export function registerEval(program: Command, io: Output, setExit: (code: number) => void): void {
   const command = program
@@ -26,7 +33,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option(
       "-n, --num-examples <n>",
       "examples to evaluate; -1 for all (default: the env's, else 5)",
-      integerFlag("-n"),
+      countOrAllFlag("-n"),
     )
     .option(
       "-r, --rollouts-per-example <r>",
@@ -50,7 +57,11 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     )
     .option("-o, --output-dir <dir>", "where runs are saved", "outputs")
     .option("-C, --state-columns <a,b>", "state keys to save with each rollout", listFlag)
-    .addOption(new Option("--timeout <seconds>", "per-rollout time limit").argParser(numberFlag("--timeout")))
+    .addOption(
+      new Option("--timeout <seconds>", "per-rollout time limit").argParser(
+        numberFlag("--timeout", { positive: true }),
+      ),
+    )
     .option(
       "--max-retries <n>",
       "retries of rollouts that hit infrastructure errors (default 3)",

@@ -68,6 +68,13 @@ args = { maxGuesses = 4 }
     await expect(loadEvalConfig(path)).rejects.toThrow(/\[\[eval\]\] #2: num_examples: .*expected number/);
   });
 
+  it("takes only -1 as all examples: another negative count is a mistake", async () => {
+    const path = await config(`num_examples = -5\n[[eval]]\nid = "a"\n`);
+    await expect(loadEvalConfig(path)).rejects.toThrow(/num_examples: must be at least 1, or -1 for all/);
+    const all = await config(`num_examples = -1\n[[eval]]\nid = "a"\n`);
+    expect((await loadEvalConfig(all))[0]!.numExamples).toBe(-1);
+  });
+
   it("says what is wrong with a file that is not TOML or has no evaluations", async () => {
     await expect(loadEvalConfig(await config("model = \n"))).rejects.toThrow(/is not valid TOML/);
     await expect(loadEvalConfig(await config('model = "x"\n'))).rejects.toThrow(/has no \[\[eval\]\] blocks/);

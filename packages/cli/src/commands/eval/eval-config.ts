@@ -26,7 +26,10 @@ const Shared = {
   base_url: z.string(),
   api_key_var: z.string(),
   endpoints_path: z.string(),
-  num_examples: z.number().int(),
+  num_examples: z
+    .number()
+    .int()
+    .refine((n) => n === -1 || n >= 1, "must be at least 1, or -1 for all"),
   rollouts_per_example: z.number().int().positive(),
   shuffle: z.boolean(),
   shuffle_seed: z.number().int(),

@@ -17,21 +17,52 @@ export function jsonObjectFlag(flag: string) {
   };
 }
 
+/**
+ * A whole number of at least `min`. Numbers past 2^53 are refused by name: they would round
+ * silently, and a count that large is a typo.
+ */
 export function integerFlag(flag: string, min = Number.NEGATIVE_INFINITY) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) {
-      throw new UsageError(`${flag} must be an integer${min > -Infinity ? ` ≥ ${min}` : ""}, got "${value}"`);
+    const bound = min > -Infinity ? ` ≥ ${min}` : "";
+    if (value.trim() === "" || !Number.isInteger(n) || n < min) {
+      throw new UsageError(`${flag} must be a whole number${bound}, got "${value}"`);
+    }
+    if (!Number.isSafeInteger(n)) {
+      throw new UsageError(`${flag} is too large (${value}): use a number below ${Number.MAX_SAFE_INTEGER}`);
     }
     return n;
   };
 }
 
-export function numberFlag(flag: string) {
+/** A count where -1 means "all": `-n -5` is a mistake, not a synonym for all. */
+export function countOrAllFlag(flag: string) {
+  const parse = integerFlag(flag);
+  return (value: string): number => {
+    const n = parse(value);
+    if (n === 0 || n < -1) throw new UsageError(`${flag} must be at least 1, or -1 for all, got "${value}"`);
+    return n;
+  };
+}
+
+/** A TCP port, 0 for any free one. */
+export function portFlag(flag: string) {
+  const parse = integerFlag(flag, 0);
+  return (value: string): number => {
+    const n = parse(value);
+    if (n > 65535)
+      throw new UsageError(`${flag} must be a port from 0 to 65535 (0: any free port), got "${value}"`);
+    return n;
+  };
+}
+
+/** A finite number; with `positive`, greater than zero (a time limit of 0 or less means nothing). */
+export function numberFlag(flag: string, options: { positive?: boolean } = {}) {
   return (value: string): number => {
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n))
       throw new UsageError(`${flag} must be a number, got "${value}"`);
+    if (options.positive && n <= 0) throw new UsageError(`${flag} must be greater than 0, got "${value}"`);
     return n;
   };
 }

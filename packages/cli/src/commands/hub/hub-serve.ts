@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag } from "../eval/parse-flag-values.ts";
+import { portFlag } from "../eval/parse-flag-values.ts";
 
 interface ServeFlags {
   data: string;
@@ -31,7 +31,7 @@ export function registerHubServe(hub: Command, io: Output): void {
     .command("serve")
     .description("run a Hub: API, npm registry and web pages, until Ctrl-C")
     .option("--data <dir>", "folder for the embedded database and blobs (default: $VF_HOME/hub)")
-    .option("--port <n>", "port to listen on (0: any free port)", integerFlag("--port", 0), 8377)
+    .option("--port <n>", "port to listen on (0: any free port)", portFlag("--port"), 8377)
     .option("--host <host>", "interface to listen on (0.0.0.0 for every one)", "127.0.0.1")
     .option(
       "--database-url <url>",

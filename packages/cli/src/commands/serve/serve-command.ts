@@ -5,7 +5,7 @@
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag } from "../eval/parse-flag-values.ts";
+import { integerFlag, portFlag } from "../eval/parse-flag-values.ts";
 
 interface ServeFlags {
   model: string;
@@ -20,7 +20,7 @@ export function registerServe(program: Command, io: Output): void {
     .command("serve")
     .description("serve a model of the engine over the OpenAI API (with vLLM's token fields)")
     .option("--model <dir>", "checkpoint folder: config.json + model.safetensors (default: the base model)")
-    .option("--port <n>", "port to listen on (0: any free port)", integerFlag("--port", 0), 8000)
+    .option("--port <n>", "port to listen on (0: any free port)", portFlag("--port"), 8000)
     .option("--host <host>", "interface to listen on (0.0.0.0 for every one)", "127.0.0.1")
     .option("--name <name>", "the model name clients send", BUILTIN_MODEL_NAME)
     .option("--max-batch <n>", "most sequences sampled together", integerFlag("--max-batch", 1), 64)

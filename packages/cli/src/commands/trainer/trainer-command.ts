@@ -9,7 +9,7 @@ import { BASE_MODEL_DIR } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
 import { listenError } from "../../listen-error.ts";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag } from "../eval/parse-flag-values.ts";
+import { integerFlag, portFlag } from "../eval/parse-flag-values.ts";
 
 interface TrainerServeFlags {
   port: number;
@@ -25,7 +25,7 @@ export function registerTrainer(program: Command, io: Output): void {
   trainer
     .command("serve")
     .description("serve the engine's trainer (forwardBackward, optimStep, saveWeights, ...) over HTTP")
-    .option("--port <n>", "port to listen on (0: any free port)", integerFlag("--port", 0), 8200)
+    .option("--port <n>", "port to listen on (0: any free port)", portFlag("--port"), 8200)
     .option("--host <host>", "interface to listen on (0.0.0.0 for every one)", "127.0.0.1")
     .option("--model <dir>", "checkpoint folder to train (default: the built-in base model)")
     .option("--threads <n>", "worker threads of the engine", integerFlag("--threads", 1), 2)
