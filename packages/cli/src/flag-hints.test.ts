@@ -1,6 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OutputFolderError } from "@vf-rl/core/errors";
 import {
   listRuns,
   ResumeSettingsMismatchError,
@@ -25,6 +26,9 @@ describe("flagHint", () => {
     expect(flagHint(new RunLockedError("out/evals/e--m/abc", 4242, "box", "2026-01-01T00:00:00Z"))).toMatch(
       /without -R/,
     );
+    expect(
+      flagHint(new OutputFolderError("/etc/passwd/evals", "/etc/passwd is a file, not a folder")),
+    ).toMatch(/-o\/--output-dir/);
     expect(flagHint(new Error("other"))).toBeUndefined();
   });
 });

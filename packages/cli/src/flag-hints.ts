@@ -4,6 +4,7 @@
  */
 import {
   EnvArgsError,
+  OutputFolderError,
   ResumeSettingsMismatchError,
   RunFolderNotEmptyError,
   RunLockedError,
@@ -13,6 +14,7 @@ import {
 /** The flag that fixes `error`, as a line for the user, or undefined. */
 export function flagHint(error: unknown): string | undefined {
   if (error instanceof EnvArgsError) return "fix them with -a/--env-args (JSON), e.g. -a '{\"key\": 1}'";
+  if (error instanceof OutputFolderError) return "vf eval saves under -o/--output-dir (./outputs by default)";
   if (error instanceof RunFolderNotEmptyError) return `resume it with -R ${error.dir}`;
   if (error instanceof ResumeSettingsMismatchError) {
     return `pass the saved settings with -R ${error.dir}, or drop -R/--resume to start a new run`;

@@ -221,3 +221,15 @@ export class RunLockedError extends UserError {
     );
   }
 }
+
+/** The folder a run is saved in cannot be created or written. */
+export class OutputFolderError extends UserError {
+  constructor(
+    /** The folder asked for. */
+    readonly path: string,
+    /** Why, in words. */
+    readonly reason: string,
+  ) {
+    super(`cannot save into ${path}: ${reason}: choose a folder you can write`);
+  }
+}

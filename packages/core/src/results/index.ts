@@ -11,6 +11,7 @@ export { writeFileAtomic } from "./atomic-file.ts";
 export { type CompletedRollouts, completedGroups, completedRollouts } from "./completed-groups.ts";
 export { isInfraFailure } from "./infra-failure.ts";
 export { listRuns, type RunEntry, type RunListing, type UnreadableRun } from "./list-runs.ts";
+export { makeFolder } from "./make-folder.ts";
 export { computePassAtK, type PassAtK, type PassAtKOptions, passAllK, passAtK, passKs } from "./pass-at-k.ts";
 export { type NothingToResume, type PlanResumeOptions, planResume, type ResumePlan } from "./plan-resume.ts";
 export { type LoadedRun, readRun } from "./read-run.ts";

@@ -12,10 +12,11 @@
  * A writer owns its folder: `open` takes the folder's lock (see run-lock.ts) and `close` releases
  * it, so a second writer of the same run fails with `RunLockedError` instead of interleaving rows.
  */
-import { mkdir, open, stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { RunFolderNotEmptyError } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
+import { makeFolder } from "./make-folder.ts";
 import { recordToLine } from "./record-line.ts";
 import { repairTail } from "./results-file.ts";
 import type { RolloutRecord } from "./rollout-record.ts";
@@ -61,7 +62,7 @@ export class RunWriter {
    * the file end on a whole line). Throws `RunLockedError` when a live process writes the folder.
    */
   static async open(options: RunWriterOptions): Promise<RunWriter> {
-    await mkdir(options.dir, { recursive: true });
+    await makeFolder(options.dir);
     const lock = options.lock ?? (await acquireRunLock(options.dir));
     const writer = new RunWriter(options.dir, lock);
     try {

@@ -74,7 +74,9 @@ function stateColumns<Data>(state: RolloutState<Data>, columns: string[]): Recor
       JSON.stringify(value);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      throw new UserError(`state column "${column}" cannot be saved as JSON (${detail}): drop it from -C`);
+      throw new UserError(
+        `state column "${column}" cannot be saved as JSON (${detail}): drop it from the state columns`,
+      );
     }
     out[column] = value;
   }

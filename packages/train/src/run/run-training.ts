@@ -6,11 +6,13 @@
  * Each step goes to the console and to metrics.jsonl; checkpoints every checkpoints.interval steps
  * and when the run ends or is interrupted; the reward curve at the end.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CancelledError } from "@vf-rl/core";
+import { makeFolder } from "@vf-rl/core/results";
 import type { Trainer } from "@vf-rl/engine";
 import { stringify as stringifyToml } from "smol-toml";
+import { configNotes } from "../config/config-rules.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import {
   connectInference,
@@ -83,11 +85,11 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
   if (options.signal?.aborted) stop.abort();
 
   const found = await resumeProblems(layout, config, options.resume ?? false);
-  await mkdir(layout.checkpointsDir, { recursive: true });
-  await mkdir(layout.weightsDir, { recursive: true });
+  await makeFolder(layout.checkpointsDir);
+  await makeFolder(layout.weightsDir);
   const metrics = new MetricsLog(layout.metricsFile);
   const { envs_E, rows_E, notices } = await loadRunEnvironments(config);
-  for (const notice of notices) log(`note: ${notice}`);
+  for (const notice of [...configNotes(config), ...notices]) log(`note: ${notice}`);
   let trainer: Trainer | undefined;
   let inference: InferenceEndpoint | undefined;
   let sampling: Promise<void> = Promise.resolve();
