@@ -45,11 +45,6 @@ export function checkConfigRules(config: TrainConfig): string[] {
     );
   }
   const { optimizer } = config;
-  if (optimizer.warmup_steps > config.max_steps) {
-    problems.push(
-      `optimizer.warmup_steps (${optimizer.warmup_steps}) exceeds max_steps (${config.max_steps}): the learning rate would never reach its peak; lower warmup_steps`,
-    );
-  }
   if (optimizer.schedule === "cosine" && optimizer.min_learning_rate > optimizer.learning_rate) {
     problems.push(
       `optimizer.min_learning_rate (${optimizer.min_learning_rate}) exceeds optimizer.learning_rate (${optimizer.learning_rate}): the cosine schedule decays from the peak to the floor; lower min_learning_rate`,
@@ -75,6 +70,22 @@ export function checkConfigRules(config: TrainConfig): string[] {
     );
   }
   return problems;
+}
+
+/**
+ * What the run will do differently from what the config says, one note each. A warmup longer than
+ * the run is shortened to the run rather than refused: a short smoke run (`--max_steps 5`) of a
+ * config tuned for hundreds of steps is what people do first.
+ */
+export function configNotes(config: Pick<TrainConfig, "optimizer" | "max_steps">): string[] {
+  const notes: string[] = [];
+  const { warmup_steps: warmup } = config.optimizer;
+  if (warmup > config.max_steps) {
+    notes.push(
+      `optimizer.warmup_steps (${warmup}) exceeds max_steps (${config.max_steps}): warming up over all ${config.max_steps} steps instead`,
+    );
+  }
+  return notes;
 }
 
 /** The multiples of `step` just below and just above `value`, as "a or b". */

@@ -27,7 +27,8 @@ const CHANGEABLE = new Set(["max_steps", "eval", "checkpoints", "trainer", "infe
 
 /**
  * The checkpoint to resume from (undefined: start at step 0). Throws when the folder holds a run
- * and `resume` is false, or when the config changed a key that decides what is trained.
+ * and `resume` is false, when `resume` finds no run, or when the config changed a key that decides
+ * what is trained.
  */
 export async function resumeProblems(
   layout: RunLayout,
@@ -50,7 +51,10 @@ export async function resumeProblems(
         `${layout.dir} holds a run that never wrote a checkpoint, so --resume has nothing to continue from: delete the folder or set output_dir to a new one, and start without --resume`,
       );
     }
-    return undefined;
+    // A mistyped output_dir must not quietly become a new run from step 0.
+    throw new UserError(
+      `${layout.dir} holds no training run, so --resume has nothing to continue: check output_dir, or start without --resume for a new run`,
+    );
   }
   const saved = found.progress.config;
   const current = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;

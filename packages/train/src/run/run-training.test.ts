@@ -124,8 +124,28 @@ describe("a training run", () => {
     ]);
   });
 
+  it("shortens a warmup longer than the run to the run, and says so", async () => {
+    const lines: string[] = [];
+    const rows: MetricsRow[] = [];
+    const short = config("short", { max_steps: 2, optimizer: { learning_rate: 3e-3, warmup_steps: 10 } });
+    const result = await runTraining({
+      config: short,
+      log: (line) => lines.push(line),
+      onRow: (r) => rows.push(r),
+    });
+    expect(result.steps).toBe(2);
+    expect(lines).toContain(
+      "note: optimizer.warmup_steps (10) exceeds max_steps (2): warming up over all 2 steps instead",
+    );
+    const rates = rows.filter((r): r is TrainRow => r.kind === "train").map((r) => r.learning_rate);
+    expect(rates.at(-1)).toBeCloseTo(3e-3); // the peak is reached on the run's last step
+  });
+
   it("refuses to overwrite a run, and to resume one whose config changed what is trained", async () => {
     const done = config("guarded", { max_steps: 2 });
+    await expect(runTraining({ config: done, resume: true, log: quiet })).rejects.toThrow(
+      /holds no training run, so --resume has nothing to continue: check output_dir/,
+    );
     await runTraining({ config: done, log: quiet });
     await expect(runTraining({ config: done, log: quiet })).rejects.toThrow(
       /already holds a training run \(checkpoint at step 2\): pass --resume to continue it, or set output_dir/,

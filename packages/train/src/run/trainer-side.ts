@@ -137,13 +137,15 @@ function lossOf(config: ResolvedTrainConfig): LossInput {
 
 function lrSchedule(config: ResolvedTrainConfig): LrSchedule {
   const o = config.optimizer;
+  // A warmup longer than the run is cut to the run (configNotes says so when the run starts).
+  const warmupSteps = Math.min(o.warmup_steps, config.max_steps);
   return o.schedule === "cosine"
     ? {
         type: "cosine",
         peakLr: o.learning_rate,
-        warmupSteps: o.warmup_steps,
+        warmupSteps,
         totalSteps: config.max_steps,
         minLr: o.min_learning_rate,
       }
-    : { type: "constant", peakLr: o.learning_rate, warmupSteps: o.warmup_steps };
+    : { type: "constant", peakLr: o.learning_rate, warmupSteps };
 }
