@@ -18,6 +18,7 @@ import type { RunMetadata } from "../results/run-metadata.ts";
 import { RunWriter } from "../results/run-writer.ts";
 import { type RunSummary, summarizeRun } from "../results/summarize-run.ts";
 import { type GenerateOptions, generate } from "./generate.ts";
+import { unknownStateColumns, unknownStateColumnsWarning } from "./unknown-state-columns.ts";
 
 export interface SaveOptions {
   /** The base folder; runs go under `<outputDir>/evals/`. */
@@ -36,7 +37,7 @@ export interface EvaluateProgress {
 
 /** Options of `evaluate`: model clients, the model, how many examples and rollouts, sampling, saving. */
 export interface EvaluateOptions extends Omit<GenerateOptions, "onGroup"> {
-  /** Rows to evaluate; undefined or negative: all. */
+  /** Rows to evaluate; undefined or -1: all. */
   numExamples?: number;
   /** Default 1. */
   rolloutsPerExample?: number;
@@ -50,6 +51,8 @@ export interface EvaluateOptions extends Omit<GenerateOptions, "onGroup"> {
   save?: SaveOptions;
   onStart?: (info: { total: number; alreadyDone: number; runDir?: string; warnings: string[] }) => void;
   onProgress?: (progress: EvaluateProgress) => void;
+  /** A warning that arises while rollouts run (every warning is also in the result). */
+  onWarning?: (warning: string) => void;
 }
 
 /** What `evaluate` returns: every rollout's record and the run's metadata (averages, pass@k). */
@@ -169,10 +172,19 @@ export async function evaluate<Data>(
   });
   await writer?.writeMetadata(describe(kept, "running").metadata);
   let done = kept.length;
+  let columnsChecked = false;
   // The writer holds the run folder's lock: release it however the run ends.
   const result = await generate(env, todo, {
     ...options,
     onGroup: async (records) => {
+      if (!columnsChecked) {
+        const unknown = unknownStateColumns(records, options.stateColumns ?? []);
+        if (unknown.length > 0 || records.some((record) => record.error === null)) columnsChecked = true;
+        if (unknown.length > 0) {
+          warnings.push(unknownStateColumnsWarning(unknown));
+          options.onWarning?.(warnings.at(-1)!);
+        }
+      }
       await writer?.append(records);
       done += records.length;
       options.onProgress?.({ done, total: inputs.length, latest: records });

@@ -60,6 +60,7 @@ export async function runEval(
           progress.resumeFrom(alreadyDone);
         },
         onProgress: ({ latest }) => progress?.add(latest),
+        onWarning: (warning) => io.err(`warning: ${warning}`),
       });
       progress?.finish();
       if (settings.json) {
