@@ -1,0 +1,46 @@
+// Bad input as a user types it, through the real vf binary: each mistake is one line that says what
+// is wrong and what to do, a non-zero exit, and no "internal error" (and nothing spins).
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runVf } from "../src/testing/index.ts";
+
+const REPO = resolve(import.meta.dirname, "..", "..", "..");
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vf-bad-input-"));
+  await writeFile(join(dir, "minus-five.toml"), 'num_examples = -5\n[[eval]]\nid = "reverse-text"\n');
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const small = ["-n", "1", "-r", "1"];
+
+describe("bad input", () => {
+  it.each([
+    [["eval", "reverse-text", "-n", "-5"], 2, /^error: -n must be at least 1, or -1 for all, got "-5"$/],
+    [["eval", "minus-five.toml"], 1, /num_examples: must be at least 1, or -1 for all/],
+    [["eval", "reverse-text", "--timeout", "0"], 2, /^error: --timeout must be greater than 0, got "0"$/],
+    [["eval", "reverse-text", "--timeout", "-1"], 2, /^error: --timeout must be greater than 0, got "-1"$/],
+    [["eval", "reverse-text", "-n", "99999999999999999999"], 2, /^error: -n is too large/],
+    [
+      ["eval", "reverse-text", ...small, "-s", "-o", "/etc/passwd"],
+      1,
+      /\/etc\/passwd is a file, not a folder/,
+    ],
+    [["eval", "reverse-text", ...small, "-s", "-o", "/proc/vf-x"], 1, /cannot create \/proc\/vf-x/],
+    [["serve", "--port", "99999"], 2, /^error: --port must be a port from 0 to 65535/],
+    [
+      ["train", join(REPO, "configs/train/reverse-text.toml"), "--resume", "--output_dir", "empty-run"],
+      1,
+      /empty-run holds no training run, so --resume has nothing to continue: check output_dir/,
+    ],
+  ])("vf %j exits %i with one line", async (args, code, message) => {
+    const result = await runVf(args, { cwd: dir, timeoutMs: 60_000 });
+    expect(result.code).toBe(code);
+    const lines = result.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("hint:"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+    expect(result.stderr).not.toMatch(/internal error|ZodError|at .*\.ts:\d+/);
+  });
+});
