@@ -1,11 +1,19 @@
 /**
  * gsm8k-calculator: GSM8K word problems with a `calculate(expression)` tool. The model may call the
  * tool any number of times, then answers with the final number in `\boxed{}`.
- * Reward: `correct_answer` (MathRubric, weight 1): 1 when the boxed number equals the reference.
- * Metrics (weight 0): `calculate_errors`, tool calls answered with an error; the environment adds
+ * Reward: `correct_answer` (MathRubric, weight 1): 1 when the boxed number equals the reference; a
+ * reply without a box scores 0 (with `lenient: true`, its last number counts instead).
+ * Metrics (weight 0): `calculate_errors`, tool calls answered with an error;
+ * `lenient_correct_answer`, 1 when the boxed answer, a `####` line or the last number is right; the environment adds
  * `total_tool_calls`, `calculate_calls` and `num_turns`.
  */
-import { defineEnvironment, MathRubric, type RewardContext, ToolEnv } from "@vf-rl/core";
+import {
+  defineEnvironment,
+  lenientCorrectAnswer,
+  MathRubric,
+  type RewardContext,
+  ToolEnv,
+} from "@vf-rl/core";
 import { z } from "zod";
 import { calculateTool } from "./calculate-tool.ts";
 import { loadGsm8k } from "./gsm8k-data.ts";
@@ -47,6 +55,8 @@ export const Gsm8kCalculatorArgs = z
     seed: z.number().int().default(0),
     /** Model turns per rollout, tool-calling turns included. */
     maxTurns: z.number().int().positive().default(10),
+    /** Reward a right number outside `\boxed{}` too (the last number of the reply); off by default. */
+    lenient: z.boolean().default(false),
   })
   .strict();
 export type Gsm8kCalculatorArgs = z.infer<typeof Gsm8kCalculatorArgs>;
@@ -54,14 +64,16 @@ export type Gsm8kCalculatorArgs = z.infer<typeof Gsm8kCalculatorArgs>;
 /** Loads the gsm8k-calculator environment; see `Gsm8kCalculatorArgs` for the arguments. */
 export const loadEnvironment = defineEnvironment({
   args: Gsm8kCalculatorArgs,
-  load: ({ split, numTrain, numEval, seed, maxTurns }) =>
+  load: ({ split, numTrain, numEval, seed, maxTurns, lenient }) =>
     new ToolEnv({
       dataset: async () => (await loadGsm8k("train")).shuffle(seed).take(numTrain),
       evalDataset: async () => (await loadGsm8k(split)).take(numEval),
       tools: [calculateTool],
       maxTurns,
       systemPrompt: SYSTEM_PROMPT,
-      rubric: new MathRubric().addMetric(calculateErrors, { name: "calculate_errors" }),
+      rubric: new MathRubric({ lenient })
+        .addMetric(calculateErrors, { name: "calculate_errors" })
+        .addMetric(lenientCorrectAnswer, { name: "lenient_correct_answer" }),
       referenceCompletion: (input) =>
         referenceCompletion(typeof input.info.solution === "string" ? input.info.solution : "", input.answer),
     }),

@@ -26,7 +26,11 @@ describe("gsm8k rubric", () => {
       expect(inputs.length).toBe(split === "eval" ? 1319 : 7473);
       for (const input of inputs) {
         const result = await score(env, input, env.referenceCompletion(input));
-        expect(result.metrics, `row ${input.exampleId}`).toEqual({ correct_answer: 1, boxed_answer: 1 });
+        expect(result.metrics, `row ${input.exampleId}`).toEqual({
+          correct_answer: 1,
+          boxed_answer: 1,
+          lenient_correct_answer: 1,
+        });
         expect(result.reward).toBe(1);
       }
     }
@@ -50,19 +54,27 @@ describe("gsm8k rubric", () => {
     );
   });
 
-  it("scores a wrong box 0, and a right number without a box 1 for the answer but 0 for the format", async () => {
+  it("rewards only a boxed answer; a right number without a box counts in the lenient metric alone", async () => {
     const env = await loadEnvironment({ numEval: 1 });
     const [input] = (await env.inputs({ split: "eval" })).inputs;
     expect((await score(env, input!, reply("So she makes \\boxed{20}."))).metrics).toEqual({
       correct_answer: 0,
       boxed_answer: 1,
+      lenient_correct_answer: 0,
     });
-    expect((await score(env, input!, reply("She makes $18 a day."))).metrics).toEqual({
-      correct_answer: 1,
-      boxed_answer: 0,
-    });
+    const unboxed = await score(env, input!, reply("She makes $18 a day."));
+    expect(unboxed.metrics).toEqual({ correct_answer: 0, boxed_answer: 0, lenient_correct_answer: 1 });
+    expect(unboxed.reward).toBe(0);
+    expect((await score(env, input!, reply("2 5 9 18"))).reward).toBe(0);
     expect((await score(env, input!, reply("<think>maybe \\boxed{18}</think> I give up."))).reward).toBe(0);
     expect((await score(env, input!, [])).reward).toBe(0);
+  });
+
+  it("rewards the last number when asked to be lenient", async () => {
+    const env = await loadEnvironment({ numEval: 1, lenient: true });
+    const [input] = (await env.inputs({ split: "eval" })).inputs;
+    expect((await score(env, input!, reply("She makes $18 a day."))).reward).toBe(1);
+    expect((await score(env, input!, reply("She makes \\boxed{18} a day."))).reward).toBe(1);
   });
 });
 

@@ -1,13 +1,16 @@
 /**
  * gsm8k: grade-school math word problems, one turn. The model reasons step by step and puts the
  * final number in `\boxed{}`.
- * Reward: `correct_answer` (MathRubric, weight 1): 1 when the boxed number equals the reference.
- * Metric: `boxed_answer` (weight 0): 1 when the reply holds a complete `\boxed{...}`.
+ * Reward: `correct_answer` (MathRubric, weight 1): 1 when the boxed number equals the reference; a
+ * reply without a box scores 0 (with `lenient: true`, its last number counts instead).
+ * Metrics (weight 0): `boxed_answer`, 1 when the reply holds a complete `\boxed{...}`;
+ * `lenient_correct_answer`, 1 when the boxed answer, a `####` line or the last number is right.
  */
 import {
   defineEnvironment,
   extractBoxedAnswer,
   lastAssistantText,
+  lenientCorrectAnswer,
   MathRubric,
   type RewardContext,
   SingleTurnEnv,
@@ -39,6 +42,11 @@ export const Gsm8kArgs = z
     numEval: z.number().int().positive().optional(),
     /** Seed of the training rows' order. */
     seed: z.number().int().default(0),
+    /**
+     * Reward a right number outside `\boxed{}` too (the last number of the reply). Off by default:
+     * a reward that reads any number pays for guesses and number-spraying, a hack RL would learn.
+     */
+    lenient: z.boolean().default(false),
   })
   .strict();
 export type Gsm8kArgs = z.infer<typeof Gsm8kArgs>;
@@ -46,12 +54,14 @@ export type Gsm8kArgs = z.infer<typeof Gsm8kArgs>;
 /** Loads the gsm8k environment; see `Gsm8kArgs` for the arguments. */
 export const loadEnvironment = defineEnvironment({
   args: Gsm8kArgs,
-  load: ({ split, numTrain, numEval, seed }) =>
+  load: ({ split, numTrain, numEval, seed, lenient }) =>
     new SingleTurnEnv({
       dataset: async () => (await loadGsm8k("train")).shuffle(seed).take(numTrain),
       evalDataset: async () => (await loadGsm8k(split)).take(numEval),
       systemPrompt: SYSTEM_PROMPT,
-      rubric: new MathRubric().addMetric(boxedAnswer, { name: "boxed_answer" }),
+      rubric: new MathRubric({ lenient })
+        .addMetric(boxedAnswer, { name: "boxed_answer" })
+        .addMetric(lenientCorrectAnswer, { name: "lenient_correct_answer" }),
       referenceCompletion: (input) => [
         { role: "assistant", content: referenceSolution(solutionOf(input.info), input.answer) },
       ],

@@ -77,7 +77,7 @@ export type { Info, RolloutInput } from "./rollout/rollout-input.ts";
 export type { RolloutState } from "./rollout/rollout-state.ts";
 export { JudgeRubric, type JudgeRubricOptions } from "./rubrics/judge-rubric.ts";
 export { lcsRatio } from "./rubrics/lcs-ratio.ts";
-export { MathRubric, type MathRubricOptions } from "./rubrics/math-rubric.ts";
+export { lenientCorrectAnswer, MathRubric, type MathRubricOptions } from "./rubrics/math-rubric.ts";
 export type { GroupRewardFn, RewardContext, RewardFn } from "./rubrics/reward-context.ts";
 export { type AddOptions, Rubric, type RubricOptions } from "./rubrics/rubric.ts";
 export { RubricGroup } from "./rubrics/rubric-group.ts";

@@ -5,7 +5,7 @@ import { MaybeThinkParser } from "../parsers/maybe-think-parser.ts";
 import { XMLParser } from "../parsers/xml-parser.ts";
 import { createState } from "../rollout/create-state.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
-import { MathRubric } from "./math-rubric.ts";
+import { lenientCorrectAnswer, MathRubric } from "./math-rubric.ts";
 
 function finished(answer: string, ...replies: string[]): RolloutState {
   const state = createState<Record<string, unknown>>(
@@ -59,10 +59,26 @@ describe("MathRubric", () => {
     expect(await correct(rubric, answer, reply)).toBe(0);
   });
 
-  it("falls back to the last number after the thinking when there is no box", async () => {
-    expect(await correct(rubric, "18", "She makes $18 every day.")).toBe(1);
-    expect(await correct(rubric, "18", "<think>maybe 18</think> It is 17.")).toBe(0);
-    expect(await correct(rubric, "70000", "#### 70,000")).toBe(1);
+  it("gives nothing for an answer outside the box, so sprayed numbers earn no reward", async () => {
+    expect(await correct(rubric, "18", "She makes $18 every day.")).toBe(0);
+    expect(await correct(rubric, "4", "1 2 3 4")).toBe(0);
+    expect(await correct(rubric, "70000", "#### 70,000")).toBe(0);
+  });
+
+  it("falls back to the last number after the thinking when asked to be lenient", async () => {
+    const lenient = new MathRubric({ lenient: true });
+    expect(await correct(lenient, "18", "She makes $18 every day.")).toBe(1);
+    expect(await correct(lenient, "18", "<think>maybe 18</think> It is 17.")).toBe(0);
+    expect(await correct(lenient, "70000", "#### 70,000")).toBe(1);
+    expect(await correct(lenient, "4", "\\boxed{4}")).toBe(1);
+  });
+
+  it("offers the lenient check as a metric beside the strict reward", async () => {
+    const both = new MathRubric().addMetric(lenientCorrectAnswer, { name: "lenient_correct_answer" });
+    const state = finished("18", "She makes $18 every day.");
+    await both.scoreRollout(state);
+    expect(state.metrics).toEqual({ correct_answer: 0, lenient_correct_answer: 1 });
+    expect(state.reward).toBe(0);
   });
 
   it("judges the last assistant message", async () => {
@@ -86,7 +102,7 @@ describe("MathRubric", () => {
     await xml.scoreRollout(state);
     expect(state.metrics.correct_answer).toBe(1);
     expect(state.reward).toBe(2);
-    expect(await correct(xml, "12", "<reasoning>no answer tag, but 12</reasoning>")).toBe(1);
+    expect(await correct(xml, "12", "<reasoning>no answer tag, but 12</reasoning>")).toBe(0);
   });
 
   it("can be extended like any rubric", async () => {

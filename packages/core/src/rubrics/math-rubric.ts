@@ -23,11 +23,18 @@ export interface MathRubricOptions {
   parser?: Parser;
   /** Weight of `correct_answer` in the reward. Default 1. */
   weight?: number;
+  /**
+   * Also reward an answer the parser does not find: a `####` line or the last number of the reply
+   * (`lenientCorrectAnswer`). Off by default: a reward that reads any number in the text pays for
+   * guesses and number-spraying, which RL finds and exploits.
+   */
+  lenient?: boolean;
 }
 
 /**
- * A `Rubric` with the reward `correct_answer`: 1 when the model's final answer is equivalent to the
- * row's answer, else 0. Add more rewards and metrics to it as to any rubric.
+ * A `Rubric` with the reward `correct_answer`: 1 when the answer the parser finds (by default the
+ * last `\boxed{}`) is equivalent to the row's answer, else 0. Add more rewards and metrics to it as
+ * to any rubric; `lenientCorrectAnswer` makes a useful metric beside it.
  */
 export class MathRubric<Data = Record<string, unknown>> extends Rubric<Data> {
   constructor(options: MathRubricOptions = {}) {
@@ -36,20 +43,33 @@ export class MathRubric<Data = Record<string, unknown>> extends Rubric<Data> {
         options.parser ??
         new MaybeThinkParser({ extract: (text) => extractBoxedAnswer(text, { strict: true }) }),
     });
-    this.addReward(correctAnswer, { name: "correct_answer", weight: options.weight ?? 1 });
+    const reward = options.lenient ? lenientCorrectAnswer : correctAnswer;
+    this.addReward(reward, { name: "correct_answer", weight: options.weight ?? 1 });
   }
 }
 
 /**
- * 1 when the parsed answer is equivalent to `ctx.answer`, else 0. When the parser finds no answer
- * (no box), the final answer of the last assistant message's text after any thinking is used
- * instead (`extractFinalAnswer`: a box, `####`, or the last number). `ctx.answer` may be a whole
- * GSM8K solution: its `####` line is the reference.
+ * 1 when the parsed answer is equivalent to `ctx.answer`, else 0 (no answer in the asked format
+ * scores 0). `ctx.answer` may be a whole GSM8K solution: its `####` line is the reference.
  */
 export function correctAnswer<Data>(ctx: RewardContext<Data>): number {
-  const reference = extractHashAnswer(ctx.answer) ?? ctx.answer;
+  const parsed = ctx.parser.parseAnswer(ctx.completion)?.trim();
+  return parsed ? equivalentToReference(parsed, ctx.answer) : 0;
+}
+
+/**
+ * `correctAnswer`, but when the parser finds no answer, the final answer of the last assistant
+ * message's text after any thinking counts instead (`extractFinalAnswer`: a box, `####`, or the
+ * last number). For reading a model's ability past its formatting, not as a training reward.
+ */
+export function lenientCorrectAnswer<Data>(ctx: RewardContext<Data>): number {
   const parsed = ctx.parser.parseAnswer(ctx.completion)?.trim();
   const text = lastAssistantText(ctx.completion);
   const candidate = parsed ? parsed : extractFinalAnswer(textAfterThink(text) ?? text);
-  return candidate !== null && answersEquivalent(candidate, reference) ? 1 : 0;
+  return candidate ? equivalentToReference(candidate, ctx.answer) : 0;
+}
+
+function equivalentToReference(candidate: string, answer: string): number {
+  const reference = extractHashAnswer(answer) ?? answer;
+  return answersEquivalent(candidate, reference) ? 1 : 0;
 }
