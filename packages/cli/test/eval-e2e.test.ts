@@ -76,6 +76,13 @@ describe("vf init → eval → view", () => {
     expect(runs[0]).toMatchObject({ env_id: "capitals", rows: 6, status: "complete", dir: summary.run_dir });
   });
 
+  it("evaluates the scaffold with its own defaults without a warning", async () => {
+    const evaluated = await runVf(["eval", "capitals", ...modelFlags(), "--json"], { cwd: project.dir });
+    expect(evaluated.code).toBe(0);
+    expect(evaluated.stderr).not.toMatch(/warning/);
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ num_examples: 4, rollouts_per_example: 3 });
+  });
+
   it("prints verifiers' summary on a plain terminal", async () => {
     const evaluated = await runVf(["eval", "capitals", ...modelFlags(), "-n", "2", "-r", "2"], {
       cwd: project.dir,
@@ -154,7 +161,7 @@ describe("vf eval with bad input", () => {
     ],
     ["env args that are not JSON", ["eval", "capitals", "-a", "{numEval: 4}"], 2, /-a must be a JSON object/],
     ["an unknown flag", ["eval", "capitals", "--num-exemples", "3"], 2, /unknown option '--num-exemples'/],
-    ["a bad number", ["eval", "capitals", "-n", "many"], 2, /-n must be an integer, got "many"/],
+    ["a bad number", ["eval", "capitals", "-n", "many"], 2, /-n must be a whole number, got "many"/],
   ];
   for (const [what, args, code, message] of cases) {
     it(`stops on ${what} with exit ${code} and one clear line`, async () => {

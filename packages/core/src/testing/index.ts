@@ -1,5 +1,10 @@
 /** @vf-rl/core/testing: a scripted OpenAI-compatible server and reply scripts, for offline tests. */
 
+export {
+  type EvaluateScriptedOptions,
+  type EvaluateScriptedResult,
+  evaluateScripted,
+} from "./evaluate-scripted.ts";
 export { type ReferenceRepliesOptions, referenceReplies } from "./reference-replies.ts";
 export {
   byPrompt,

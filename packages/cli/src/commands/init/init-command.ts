@@ -76,7 +76,8 @@ function packageJson(values: Record<string, string>) {
     scripts: { test: "vitest run" },
     vf: {
       id: values.name,
-      numExamples: 5,
+      // the eval split's size (numEval's default): asking for more rows than exist is a warning
+      numExamples: 4,
       rolloutsPerExample: 3,
       sampling: { max_tokens: 64 },
       description: values.description,

@@ -35,6 +35,8 @@ export const loadEnvironment = defineEnvironment({
       evalDataset: evalSet,
       systemPrompt: `Answer with the city only, in this format:\n${parser.formatString()}`,
       rubric,
+      // What a perfect model answers: tests use it as the scripted model's reply.
+      referenceCompletion: (input) => [{ role: "assistant", content: parser.format({ answer: input.answer }) }],
     });
   },
 });
