@@ -14,6 +14,7 @@ export { listRuns, type RunEntry, type RunListing, type UnreadableRun } from "./
 export { makeFolder } from "./make-folder.ts";
 export { computePassAtK, type PassAtK, type PassAtKOptions, passAllK, passAtK, passKs } from "./pass-at-k.ts";
 export { type NothingToResume, type PlanResumeOptions, planResume, type ResumePlan } from "./plan-resume.ts";
+export { type LoadedRecords, type LoadedRow, readRecordsFile } from "./read-records.ts";
 export { type LoadedRun, readRun } from "./read-run.ts";
 export { formatWarning, type ReadWarning } from "./read-warning.ts";
 export { recordToLine } from "./record-line.ts";
@@ -44,6 +45,12 @@ export {
 } from "./run-lock.ts";
 export * from "./run-metadata.ts";
 export { RunWriter, type RunWriterOptions } from "./run-writer.ts";
+export {
+  describeSftSelection,
+  type SftFilter,
+  type SftSelection,
+  selectSftConversations,
+} from "./sft-selection.ts";
 export {
   type RunAggregates,
   type RunSummary,

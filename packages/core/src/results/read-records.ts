@@ -33,7 +33,14 @@ export interface LoadedRecords {
  * `duplicate` (see `firstOfEachRollout`).
  */
 export async function readRecords(dir: string, metricNames: Iterable<string> = []): Promise<LoadedRecords> {
-  const path = join(dir, RESULTS_FILE);
+  return readRecordsFile(join(dir, RESULTS_FILE), metricNames);
+}
+
+/** Loads a results file by its own path (any name), as `readRecords` does a run folder's. */
+export async function readRecordsFile(
+  path: string,
+  metricNames: Iterable<string> = [],
+): Promise<LoadedRecords> {
   const { lines, torn } = await readResultLines(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "ENOENT") throw error;
     throw new UserError(
