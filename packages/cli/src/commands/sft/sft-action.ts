@@ -28,6 +28,8 @@ export interface SftFlags {
   env: string[];
   envArgs: Record<string, unknown>;
   numExamples?: number;
+  minReward?: number;
+  bestOfGroup?: boolean;
   model?: string;
   config?: string;
   initSeed: number;
@@ -60,6 +62,10 @@ export async function runSftCommand(flags: SftFlags, io: Output): Promise<void> 
       envIds: flags.env,
       envArgs: flags.envArgs,
       ...(flags.numExamples !== undefined ? { numExamples: flags.numExamples } : {}),
+      filter: {
+        ...(flags.minReward !== undefined ? { minReward: flags.minReward } : {}),
+        ...(flags.bestOfGroup ? { bestOfGroup: true } : {}),
+      },
     }),
   );
   for (const note of sources.notes) io.err(note);

@@ -85,6 +85,83 @@ describe("vf sft", () => {
   });
 });
 
+describe("vf sft on saved rollouts", () => {
+  const train = (args: string[]) =>
+    runVf(["sft", ...args, "--config", TINY, "--steps", "1", "--batch-size", "2", "--threads", "1"]);
+
+  it("distils the best rollout of each example from a run folder of vf eval -s", async () => {
+    const outputs = join(dir, "eval-outputs");
+    const evaluated = await runVf([
+      "eval",
+      "reverse-text",
+      "-n",
+      "3",
+      "-r",
+      "2",
+      "-s",
+      "-o",
+      outputs,
+      "--json",
+    ]);
+    expect(evaluated.code).toBe(0);
+    const runDir: string = JSON.parse(evaluated.stdout).run_dir;
+    const wide = '{"dModel": 32, "nLayers": 1, "nHeads": 2, "dFF": 64, "maxSeqLen": 512}';
+    const result = await runVf([
+      "sft",
+      "--data",
+      runDir,
+      "--best-of-group",
+      "--config",
+      wide,
+      "--steps",
+      "1",
+      "--batch-size",
+      "2",
+      "--threads",
+      "1",
+      "-o",
+      join(dir, "best"),
+    ]);
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      `${runDir}: 3 of 6 rollouts kept (dropped: 3 not the best of their group)`,
+    );
+  });
+
+  it("keeps the rows of a results file at or above --min-reward, and trains on prompt + completion rows", async () => {
+    const rollout = (id: number, reward: number) =>
+      JSON.stringify({
+        example_id: id,
+        prompt: [{ role: "user", content: `Say ${id}.` }],
+        completion: [
+          { role: "assistant", content: "hm" },
+          { role: "user", content: "again" },
+          { role: "assistant", content: String(id) },
+        ],
+        reward,
+      });
+    const results = join(dir, "saved.jsonl");
+    await writeFile(
+      results,
+      `${[rollout(0, 1), rollout(1, 0.25), rollout(2, 0.5), rollout(3, 1)].join("\n")}\n`,
+    );
+    const kept = await train(["--data", results, "--min-reward", "0.5", "-o", join(dir, "min-reward")]);
+    expect(kept.code).toBe(0);
+    expect(kept.stderr).toContain(`${results}: 3 of 4 rollouts kept (dropped: 1 below the minimum reward)`);
+
+    const pairs = join(dir, "pairs.jsonl");
+    await writeFile(pairs, `${JSON.stringify({ prompt: "Say 1.", completion: "1" })}\n`.repeat(4));
+    const plain = await train(["--data", pairs, "-o", join(dir, "pairs")]);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain(`${pairs}: 4 prompt + completion rows`);
+
+    const unfiltered = await train(["--data", data, "--min-reward", "1"]);
+    expect(unfiltered.code).toBe(1);
+    expect(unfiltered.stderr).toMatch(/has no rewards, so --min-reward and --best-of-group cannot filter it/);
+  });
+});
+
 describe("vf sft's bad input", () => {
   const oneLine = (stderr: string): string[] => stderr.trim().split("\n");
 
@@ -101,7 +178,9 @@ describe("vf sft's bad input", () => {
   it("asks for data when there is none, and refuses two starting models", async () => {
     const none = await runVf(["sft", "--config", TINY]);
     expect(none.code).toBe(1);
-    expect(oneLine(none.stderr)[0]).toMatch(/^error: no training data: pass --data FILE.jsonl or --env ID/);
+    expect(oneLine(none.stderr)[0]).toMatch(
+      /^error: no training data: pass --data FILE.jsonl\|RUN_DIR or --env ID/,
+    );
     const both = await runVf(["sft", "--data", data, "--model", dir, "--config", TINY]);
     expect(oneLine(both.stderr)).toEqual([
       "error: --model and --config both say where the model starts: pass one of them",

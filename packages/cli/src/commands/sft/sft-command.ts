@@ -14,7 +14,14 @@ export function registerSft(program: Command, io: Output): void {
   program
     .command("sft")
     .description("supervised fine-tuning of an engine model on conversations or an environment's answers")
-    .option("--data <file>", 'JSONL of {"messages": [...]} per line (repeatable)', repeatable, [])
+    .option(
+      "--data <path>",
+      'conversations ({"messages": [...]} JSONL), or saved rollouts: a run folder or results.jsonl of vf eval -s, prompt + completion JSONL (repeatable)',
+      repeatable,
+      [],
+    )
+    .option("--min-reward <r>", "keep saved rollouts with at least this reward", numberFlag("--min-reward"))
+    .option("--best-of-group", "keep only the best saved rollout of each example")
     .option(
       "--eval-data <file>",
       "JSONL of held-out conversations for the eval loss (repeatable)",
@@ -77,6 +84,7 @@ export function registerSft(program: Command, io: Output): void {
 Examples:
   vf sft --env reverse-text --steps 300                  fine-tune the base model on reverse-text's answers
   vf sft --data chats.jsonl --eval-data held-out.jsonl -o outputs/sft/chats
+  vf sft --data outputs/evals/gsm8k--gpt-4.1/abc123 --min-reward 1 --best-of-group   distil a model's best answers
   vf sft --env reverse-text --config '{"dModel": 64, "nLayers": 2, "nHeads": 4, "dFF": 256, "maxSeqLen": 256}'
   vf serve --model outputs/sft/final                     then serve the result`,
     )

@@ -1,11 +1,14 @@
 /**
- * Where `vf sft` gets its conversations: JSONL files (`{"messages": [...]}` per line), and
+ * Where `vf sft` gets its conversations: JSONL files (`{"messages": [...]}` per line), saved
+ * rollouts (run folders and results files, filtered by reward: sft-rollouts.ts), and
  * environments' datasets, each row's prompt followed by the environment's reference completion
  * (how a perfect model would answer it). The engine stays free of core: this is the glue.
  */
 import { UserError } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
+import type { SftFilter } from "@vf-rl/core/results";
 import { type ChatMessageInput, readConversations, SftConversation } from "@vf-rl/engine";
+import { readDataSource } from "./sft-rollouts.ts";
 
 /** Conversations for training and, when a source has them, held-out ones for the eval loss. */
 export interface SftConversations {
@@ -23,15 +26,17 @@ export interface SftSourceOptions {
   envArgs: Record<string, unknown>;
   /** Rows taken from each environment's training split (default: all). */
   numExamples?: number;
+  /** Which saved rollouts of `dataFiles` to keep. */
+  filter?: SftFilter;
 }
 
 /** Reads every source named on the command line. */
 export async function loadSftConversations(options: SftSourceOptions): Promise<SftConversations> {
   const result: SftConversations = { train: [], eval: [], notes: [] };
   for (const path of options.dataFiles) {
-    const conversations = await readConversations(path);
-    result.train.push(...conversations.map((c) => c.messages));
-    result.notes.push(`${path}: ${conversations.length} conversations`);
+    const source = await readDataSource(path, options.filter ?? {});
+    result.train.push(...source.conversations);
+    result.notes.push(source.note);
   }
   for (const path of options.evalFiles) {
     const conversations = await readConversations(path);
@@ -61,7 +66,9 @@ export async function loadSftConversations(options: SftSourceOptions): Promise<S
     }
   }
   if (result.train.length === 0) {
-    throw new UserError("no training data: pass --data FILE.jsonl or --env ID (e.g. --env reverse-text)");
+    throw new UserError(
+      "no training data: pass --data FILE.jsonl|RUN_DIR or --env ID (e.g. --env reverse-text), or lower --min-reward",
+    );
   }
   return result;
 }
