@@ -77,8 +77,88 @@ args = { maxGuesses = 4 }
 
   it("says what is wrong with a file that is not TOML or has no evaluations", async () => {
     await expect(loadEvalConfig(await config("model = \n"))).rejects.toThrow(/is not valid TOML/);
-    await expect(loadEvalConfig(await config('model = "x"\n'))).rejects.toThrow(/has no \[\[eval\]\] blocks/);
+    await expect(loadEvalConfig(await config('model = "x"\n'))).rejects.toThrow(
+      /has no \[\[eval\]\] or \[\[ablation\]\] blocks/,
+    );
     await expect(loadEvalConfig(join(dir, "missing.toml"))).rejects.toThrow(/cannot read .*missing.toml/);
     await expect(loadEvalConfig(await config("[[eval]]\nnum_examples = 3\n"))).rejects.toThrow(/has no id/);
+  });
+});
+
+describe("ablation sweeps", () => {
+  it("run the cartesian product of their lists, each labelled by its values, after the [[eval]] blocks", async () => {
+    const path = await config(`
+model = "m"
+[[eval]]
+id = "wordle"
+[[ablation]]
+id = "gsm8k"
+num_examples = 4
+args = { split = "test" }
+[ablation.sweep]
+temperature = [0.0, 0.7]
+[ablation.sweep.args]
+lenient = [false, true]
+`);
+    const specs = await loadEvalConfig(path);
+    expect(specs.map((s) => [s.envId, s.label])).toEqual([
+      ["wordle", undefined],
+      ["gsm8k", "temperature=0, args.lenient=false"],
+      ["gsm8k", "temperature=0, args.lenient=true"],
+      ["gsm8k", "temperature=0.7, args.lenient=false"],
+      ["gsm8k", "temperature=0.7, args.lenient=true"],
+    ]);
+    expect(specs[4]).toMatchObject({
+      model: "m",
+      numExamples: 4,
+      envArgs: { split: "test", lenient: true },
+      sampling: { temperature: 0.7 },
+    });
+  });
+
+  it("sweep environments and sampling tables too, and a name labels a block", async () => {
+    const path = await config(`
+[[eval]]
+id = "wordle"
+name = "baseline"
+[[ablation]]
+[ablation.sweep]
+id = ["reverse-text", "alphabet-sort"]
+[ablation.sweep.sampling]
+top_p = [0.5, 1.0]
+`);
+    const specs = await loadEvalConfig(path);
+    expect(specs[0]!.label).toBe("baseline");
+    expect(specs.slice(1).map((s) => [s.envId, s.sampling])).toEqual([
+      ["reverse-text", { top_p: 0.5 }],
+      ["reverse-text", { top_p: 1 }],
+      ["alphabet-sort", { top_p: 0.5 }],
+      ["alphabet-sort", { top_p: 1 }],
+    ]);
+  });
+
+  it("say what is wrong with a sweep in one line", async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['[[ablation]]\nid = "a"\n', /\[\[ablation\]\] #1 has no \[ablation.sweep\] values/],
+      [
+        '[[ablation]]\nid = "a"\n[ablation.sweep]\ntemperature = 0.7\n',
+        /sweep.temperature must be a non-empty list/,
+      ],
+      [
+        '[[ablation]]\nid = "a"\nargs = { k = 1 }\n[ablation.sweep.args]\nk = [1, 2]\n',
+        /args.k is both fixed and swept/,
+      ],
+      [
+        '[[ablation]]\nid = "a"\n[ablation.sweep]\ntemprature = [0.1]\n',
+        /unknown key "temprature": did you mean "temperature"/,
+      ],
+      [
+        `[[ablation]]\nid = "a"\n[ablation.sweep]\nshuffle_seed = [${Array.from({ length: 300 }, (_, i) => i).join(", ")}]\n`,
+        /sweeps 300 combinations \(at most 256\)/,
+      ],
+    ];
+    for (const [text, message] of cases) {
+      await expect(loadEvalConfig(await config(text))).rejects.toThrow(message);
+    }
   });
 });

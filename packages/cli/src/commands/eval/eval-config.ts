@@ -12,12 +12,15 @@
  * [[eval]]
  * id = "wordle"
  * args = { num_eval = 10 }
+ *
+ * `[[ablation]]` blocks sweep values (ablation.ts); each combination is one more evaluation.
  */
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "@vf-rl/core";
 import { describeConfigIssues } from "@vf-rl/core/config";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
+import { expandAblation } from "./ablation.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 
 const Shared = {
@@ -34,6 +37,9 @@ const Shared = {
   shuffle: z.boolean(),
   shuffle_seed: z.number().int(),
   sampling: z.record(z.string(), z.unknown()),
+  /** Shorthands of sampling.temperature and sampling.max_tokens (what -T and -t set). */
+  temperature: z.number(),
+  max_tokens: z.number().int().positive(),
   max_concurrent: z.number().int().positive(),
   max_retries: z.number().int().min(0),
   timeout: z.number().positive(),
@@ -44,17 +50,24 @@ const Shared = {
 };
 
 const EvalBlock = z
-  .object({ id: z.string(), env_id: z.string(), args: z.record(z.string(), z.unknown()), ...Shared })
+  .object({
+    id: z.string(),
+    env_id: z.string(),
+    /** The evaluation's label in the comparison table. */
+    name: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    ...Shared,
+  })
   .partial()
   .strict();
 type EvalBlock = z.infer<typeof EvalBlock>;
 
 const EvalConfigFile = z
-  .object({ ...Shared, eval: z.array(z.unknown()).min(1, "needs at least one [[eval]] block") })
+  .object({ ...Shared, eval: z.array(z.unknown()), ablation: z.array(z.unknown()) })
   .partial()
   .strict();
 
-const KNOWN_KEYS = ["id", "env_id", "args", "eval", ...Object.keys(Shared)];
+const KNOWN_KEYS = ["id", "env_id", "name", "args", "eval", "ablation", ...Object.keys(Shared)];
 
 /** Reads an eval config into one spec per `[[eval]]` block, defaults merged in. */
 export async function loadEvalConfig(path: string): Promise<Partial<EvalSpec>[]> {
@@ -73,13 +86,24 @@ export async function loadEvalConfig(path: string): Promise<Partial<EvalSpec>[]>
   }
   const file = EvalConfigFile.safeParse(raw);
   if (!file.success) throw new ConfigError(describeConfigIssues(file.error, path, KNOWN_KEYS));
-  const { eval: blocks = [], ...globals } = file.data;
-  if (blocks.length === 0)
-    throw new ConfigError(`${path} has no [[eval]] blocks: add one with id = "<environment>"`);
-  return blocks.map((value, i) => {
+  const { eval: blocks = [], ablation = [], ...globals } = file.data;
+  if (blocks.length === 0 && ablation.length === 0) {
+    throw new ConfigError(
+      `${path} has no [[eval]] or [[ablation]] blocks: add one with id = "<environment>"`,
+    );
+  }
+  const written = blocks.map((block, i) => ({
+    block,
+    where: `${path} [[eval]] #${i + 1}`,
+    label: undefined,
+  }));
+  const swept = ablation.flatMap((block, i) => {
+    const where = `${path} [[ablation]] #${i + 1}`;
+    return expandAblation(block, where).map((cell) => ({ ...cell, where: `${where} (${cell.label})` }));
+  });
+  return [...written, ...swept].map(({ block: value, where, label }) => {
     const block = EvalBlock.safeParse(value);
-    if (!block.success)
-      throw new ConfigError(describeConfigIssues(block.error, `${path} [[eval]] #${i + 1}`, KNOWN_KEYS));
+    if (!block.success) throw new ConfigError(describeConfigIssues(block.error, where, KNOWN_KEYS));
     const merged: EvalBlock = {
       ...globals,
       ...block.data,
@@ -87,8 +111,11 @@ export async function loadEvalConfig(path: string): Promise<Partial<EvalSpec>[]>
       headers: { ...globals.headers, ...block.data.headers },
     };
     const envId = merged.id ?? merged.env_id;
-    if (!envId) throw new ConfigError(`${path} [[eval]] #${i + 1} has no id: add id = "<environment>"`, "id");
-    return toSpec(envId, merged);
+    if (!envId) throw new ConfigError(`${where} has no id: add id = "<environment>"`, "id");
+    const spec = toSpec(envId, merged);
+    const name = merged.name ?? label;
+    if (name !== undefined) spec.label = name;
+    return spec;
   });
 }
 
@@ -98,7 +125,11 @@ function toSpec(envId: string, block: EvalBlock): Partial<EvalSpec> {
     envArgs: block.args ?? {},
     extraEnvKwargs: block.extra_env_kwargs ?? {},
     headers: block.headers ?? {},
-    sampling: block.sampling ?? {},
+    sampling: {
+      ...block.sampling,
+      ...(block.temperature !== undefined ? { temperature: block.temperature } : {}),
+      ...(block.max_tokens !== undefined ? { max_tokens: block.max_tokens } : {}),
+    },
   };
   const model = block.endpoint_id ?? block.model;
   if (model !== undefined) spec.model = model;

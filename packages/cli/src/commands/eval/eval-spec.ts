@@ -7,6 +7,8 @@ import { z } from "zod";
 export const EvalSpec = z
   .object({
     envId: z.string().min(1),
+    /** What sets this evaluation apart in a config's comparison table (`name`, or a sweep's values). */
+    label: z.string().optional(),
     envArgs: z.record(z.string(), z.unknown()).default({}),
     /** Settings applied to the loaded environment (`-x`), e.g. max_turns. */
     extraEnvKwargs: z.record(z.string(), z.unknown()).default({}),
