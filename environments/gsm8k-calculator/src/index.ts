@@ -7,6 +7,8 @@
  * `lenient_correct_answer`, 1 when the boxed answer, a `####` line or the last number is right; the environment adds
  * `total_tool_calls`, `calculate_calls` and `num_turns`.
  */
+
+import { loadGsm8k } from "@vf-env/gsm8k";
 import {
   defineEnvironment,
   lenientCorrectAnswer,
@@ -16,18 +18,17 @@ import {
 } from "@vf-rl/core";
 import { z } from "zod";
 import { calculateTool } from "./calculate-tool.ts";
-import { loadGsm8k } from "./gsm8k-data.ts";
 import { referenceCompletion } from "./reference-completion.ts";
 
-export { calculateTool } from "./calculate-tool.ts";
-export { CalculationError, calculate, MAX_DEPTH, MAX_EXPRESSION_LENGTH } from "./calculator.ts";
 export {
   annotatedExpressions,
   type Gsm8kSplit,
   loadGsm8k,
   referenceSolution,
   solutionSteps,
-} from "./gsm8k-data.ts";
+} from "@vf-env/gsm8k";
+export { calculateTool } from "./calculate-tool.ts";
+export { CalculationError, calculate, MAX_DEPTH, MAX_EXPRESSION_LENGTH } from "./calculator.ts";
 export { referenceCompletion } from "./reference-completion.ts";
 
 /** The system prompt of every row. */

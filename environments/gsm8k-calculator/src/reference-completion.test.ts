@@ -1,6 +1,6 @@
+import { annotatedExpressions, loadGsm8k } from "@vf-env/gsm8k";
 import { describe, expect, it } from "vitest";
 import { calculate } from "./calculator.ts";
-import { annotatedExpressions, loadGsm8k } from "./gsm8k-data.ts";
 import { referenceCompletion } from "./reference-completion.ts";
 
 describe("the calculator on GSM8K's own annotations", () => {

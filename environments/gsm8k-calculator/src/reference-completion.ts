@@ -3,9 +3,10 @@
  * annotated expression of the published solution, the tool results, then the worked solution
  * ending in `\boxed{n}`.
  */
+
+import { annotatedExpressions, referenceSolution } from "@vf-env/gsm8k";
 import type { AssistantMessage, Messages, ToolMessage } from "@vf-rl/core";
 import { CalculationError, calculate } from "./calculator.ts";
-import { annotatedExpressions, referenceSolution } from "./gsm8k-data.ts";
 
 /**
  * The reference conversation of a row. Annotations the calculator refuses (a handful of the

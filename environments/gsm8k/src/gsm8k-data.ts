@@ -1,7 +1,8 @@
 /**
  * The GSM8K rows this package ships in `data/` (OpenAI's train and test splits, MIT licence), and
  * the worked solution written as a model should write it: the dataset's steps without the
- * calculator annotations `<<48/2=24>>`, ending in `\boxed{n}`.
+ * calculator annotations `<<48/2=24>>`, ending in `\boxed{n}`. The other GSM8K environments
+ * (gsm8k-calculator, python) load their rows from here, so the data ships once.
  */
 import { fileURLToPath } from "node:url";
 import { type Dataset, DatasetError, extractHashAnswer, loadJsonl } from "@vf-rl/core";
@@ -54,4 +55,9 @@ export function solutionSteps(solution: string): string {
 export function referenceSolution(solution: string, answer: string): string {
   const steps = solutionSteps(solution);
   return `${steps === "" ? "" : `${steps}\n`}The answer is \\boxed{${answer}}`;
+}
+
+/** The expressions of the calculator annotations, in order: `<<48/2=24>>` gives `48/2`. */
+export function annotatedExpressions(solution: string): string[] {
+  return [...solution.matchAll(ANNOTATION)].map((match) => match[1]!.split("=")[0]!.trim());
 }

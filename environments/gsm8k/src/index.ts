@@ -19,7 +19,13 @@ import {
 import { z } from "zod";
 import { loadGsm8k, referenceSolution } from "./gsm8k-data.ts";
 
-export { type Gsm8kSplit, loadGsm8k, referenceSolution, solutionSteps } from "./gsm8k-data.ts";
+export {
+  annotatedExpressions,
+  type Gsm8kSplit,
+  loadGsm8k,
+  referenceSolution,
+  solutionSteps,
+} from "./gsm8k-data.ts";
 
 /** The system prompt of every row. */
 export const SYSTEM_PROMPT =
