@@ -13,6 +13,7 @@ import { toModelResponse } from "./chat-response.ts";
 import { type CallContext, classifyFailure } from "./model-call-failure.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
 import { pooledFetch } from "./pooled-fetch.ts";
+import { requestSignal } from "./request-signal.ts";
 import { backoffMs, sleep } from "./retry-backoff.ts";
 
 /** How to reach one endpoint and how hard to try. */
@@ -109,13 +110,16 @@ export class OpenAIModelClient implements ModelClient {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new CancelledError(`model call to ${this.chatUrl} cancelled`);
       let raw: unknown;
+      const link = requestSignal(signal);
       try {
-        raw = await this.sdk.chat.completions.create(body, signal ? { signal } : undefined);
+        raw = await this.sdk.chat.completions.create(body, link.signal ? { signal: link.signal } : undefined);
       } catch (error) {
         const failure = classifyFailure(error, context);
         if (!failure.retry || attempt >= this.options.maxRetries) throw failure.error;
         await sleep(backoffMs(attempt, backoff, failure.retryAfterMs), signal);
         continue;
+      } finally {
+        link.release();
       }
       return toModelResponse(raw, this.chatUrl);
     }
