@@ -68,21 +68,36 @@ function fileTimes(dir) {
     .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
 }
 
-/** dist/ was written after the last change to src/ and package.json. */
+/** What decides how every package is built: a change to one rebuilds them all. */
+const BUILD_RULES = [join(root, "tsconfig.build.json"), fileURLToPath(import.meta.url)];
+
+/** dist/ was written after the last change to src/, package.json and the build's own rules. */
 function isFresh(dir) {
   if (!existsSync(join(dir, "dist"))) return false;
   const built = Math.min(...fileTimes(join(dir, "dist")));
-  const changed = Math.max(...fileTimes(join(dir, "src")), statSync(join(dir, "package.json")).mtimeMs);
+  const changed = Math.max(
+    ...fileTimes(join(dir, "src")),
+    ...[join(dir, "package.json"), ...BUILD_RULES].map((file) => statSync(file).mtimeMs),
+  );
   return changed < built;
 }
 
-/** Non-TypeScript files of src/ that run with the package (not tests, fixtures or test packages). */
+/**
+ * Files of src/ that exist for tests only, never built or shipped: tests (x.test.ts), contract suites
+ * run by several tests (x.contract.ts), fixtures (x.fixture.jsonl, fixtures/), test packages
+ * (test-packages/) and a folder's helpers for its tests (test-support.ts). tsconfig.build.json
+ * excludes the same TypeScript files.
+ */
+const TEST_ONLY =
+  /\.test\.|\.contract\.|\.fixture\.|(^|\/)test-support\.ts$|(^|\/)(fixtures|test-packages)\//;
+
+/** Non-TypeScript files of src/ that run with the package. */
 function assets(dir) {
   const src = join(dir, "src");
   return readdirSync(src, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && !entry.name.endsWith(".ts"))
     .map((entry) => relative(src, join(entry.parentPath, entry.name)))
-    .filter((path) => !/(^|\/)(fixtures|test-packages)\//.test(path) && !/\.test\./.test(path));
+    .filter((path) => !TEST_ONLY.test(path));
 }
 
 function build(name, pkg) {

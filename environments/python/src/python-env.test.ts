@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PythonEnv } from "./python-env.ts";
 import { PythonCodeError, toolAnswer } from "./python-tool.ts";
 import { SandboxOptions, type SandboxOptionsInput } from "./sandbox/sandbox-options.ts";
-import { sandboxProcesses } from "./testing/sandbox-processes.ts";
+import { sandboxProcesses } from "./sandbox/test-support.ts";
 
 let scratch: string;
 let server: ScriptedServer;

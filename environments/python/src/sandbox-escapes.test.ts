@@ -13,7 +13,7 @@ import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 import type { PythonData } from "./python-tool.ts";
-import { sandboxProcesses } from "./testing/sandbox-processes.ts";
+import { sandboxProcesses } from "./sandbox/test-support.ts";
 
 let scratch: string;
 let server: ScriptedServer;

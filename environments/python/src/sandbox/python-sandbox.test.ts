@@ -5,12 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SandboxError } from "@vf-rl/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxProcesses } from "../testing/sandbox-processes.ts";
 import { checkSandbox } from "./check-sandbox.ts";
 import { measureOverhead } from "./measure-overhead.ts";
 import { PythonSandbox } from "./python-sandbox.ts";
 import { createSandboxFolder, removeSandboxFolder, type SandboxFolder } from "./sandbox-folder.ts";
 import { SandboxOptions, type SandboxOptionsInput } from "./sandbox-options.ts";
+import { sandboxProcesses } from "./test-support.ts";
 
 let scratch: string;
 beforeAll(async () => {

@@ -13,9 +13,9 @@ import { loginWithBrowser } from "../client/login.ts";
 import { pushReport } from "../client/push-report.ts";
 import { contentHash } from "../package/content-hash.ts";
 import { type RunningHub, startHub } from "../server/start-hub.ts";
-import { launchTestBrowser, SCREENSHOT_DIR, type TestBrowser } from "../testing/browser.ts";
 import { writeSampleRun } from "../testing/sample-run.ts";
 import { samplePackage, sampleTarball } from "../testing/test-hub.ts";
+import { launchTestBrowser, SCREENSHOT_DIR, type TestBrowser } from "./test-support.ts";
 
 const README = `# Grade-school math
 
