@@ -243,13 +243,28 @@ describe("a user's project, from the registry", () => {
     expect(evaluated.stdout).toMatch(/reward: avg - \d/);
   }, 600_000);
 
-  it("runs on Node 22 too", async () => {
+  it("runs on Node 22 too: help, a bundled environment, the user's own, and one installed from the Hub", async () => {
     const node22 = await nodeBinary(NODE_22);
     expect((await ok(node22, ["--version"], project)).stdout.trim()).toBe(`v${NODE_22}`);
     const bin = join(project, "node_modules", "@vf-rl", "cli", "bin", "vf.js");
-    const evaluated = await ok(node22, [bin, "eval", "./environments/my_env", "-n", "2", "-r", "1"], project);
-    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
-    expect(evaluated.stderr).not.toMatch(/ExperimentalWarning|Error/);
+    const env = userEnv({ VF_API_KEY: apiKey });
+    const vf22 = async (...args: string[]) => {
+      const result = await ok(node22, [bin, ...args], project, env);
+      expect(result.stderr, args.join(" ")).not.toMatch(/ExperimentalWarning|Error/);
+      return result;
+    };
+    expect((await vf22("--help")).stdout).toMatch(/^Usage: vf/);
+    // reverse-text as npm installed it: built JavaScript only.
+    const reverseText = join(project, "node_modules", "@vf-env", "reverse-text");
+    expect(existsSync(join(reverseText, "dist", "index.js"))).toBe(true);
+    expect(existsSync(join(reverseText, "src"))).toBe(false);
+    expect((await vf22("eval", "reverse-text", "-n", "2", "-r", "1")).stdout).toMatch(/reward: avg - \d/);
+    expect((await vf22("eval", "./environments/my_env", "-n", "2", "-r", "1")).stdout).toMatch(
+      /reward: avg - \d/,
+    );
+    const installed = await vf22("env", "install", "admin/my-env@0.1.0", "--hub", hubUrl);
+    expect(installed.stdout).toContain("installed admin/my-env@0.1.0");
+    expect((await vf22("eval", "admin/my-env", "-n", "2", "-r", "1")).stdout).toMatch(/reward: avg - \d/);
   }, 300_000);
 });
 
