@@ -5,6 +5,7 @@
  */
 import { UserError, VfError } from "@vf-rl/core/errors";
 import { flagHint } from "./flag-hints.ts";
+import type { Palette } from "./terminal/colour.ts";
 
 /** A bad flag or argument: exit status 2. */
 export class UsageError extends UserError {}
@@ -16,12 +17,14 @@ export const EXIT_INTERRUPTED = 130;
 export interface ReportOptions {
   verbose: boolean;
   write: (line: string) => void;
+  /** Colours "error:" when stderr is a terminal. */
+  colour?: Palette;
 }
 
 /** Prints an error the way every vf command does and returns the exit code. */
 export function reportError(error: unknown, options: ReportOptions): number {
   const message = error instanceof Error ? error.message : String(error);
-  options.write(`error: ${message}`);
+  options.write(`${options.colour?.red("error:") ?? "error:"} ${message}`);
   const hint = flagHint(error);
   if (hint) options.write(`hint: ${hint}`);
   if (options.verbose && error instanceof Error && error.stack) {

@@ -10,6 +10,8 @@ export type RunStatus = z.infer<typeof RunStatus>;
 
 export const RunMetadata = z.object({
   env_id: z.string(),
+  /** The evaluation's name (`name` of its config block), which also names its folder; absent: env_id. */
+  name: z.string().optional(),
   env_args: z.record(z.string(), z.unknown()).default({}),
   model: z.string(),
   base_url: z.string().default(""),

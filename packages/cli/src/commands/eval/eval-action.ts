@@ -35,6 +35,7 @@ export interface EvalFlags extends EvalPushFlags {
   shuffleSeed?: number;
   independentScoring?: boolean;
   verbose?: boolean;
+  abbreviatedSummary?: boolean;
   header?: Record<string, string>;
   json?: boolean;
 }
@@ -71,6 +72,7 @@ export async function runEvalCommand(
     outputDir: flags.outputDir,
     json: Boolean(flags.json),
     verbose: Boolean(flags.verbose),
+    abbreviated: Boolean(flags.abbreviatedSummary),
   };
   const specs = env.endsWith(".toml") ? await configSpecs(env, flags) : [specFromFlags(env, flags)];
   const upload = await reportUploader(flags, io);

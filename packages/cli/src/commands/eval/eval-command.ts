@@ -72,7 +72,8 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option("-i, --independent-scoring", "score each rollout alone instead of per group")
     .option("--header <name: value>", "extra HTTP header for the model endpoint (repeatable)", headerFlag)
     .option("--json", "print the summary as one JSON object (metadata.json's fields)")
-    .option("-v, --verbose", "show stack traces of failures")
+    .option("-A, --abbreviated-summary", "leave the example prompt and completion out of the summary")
+    .option("-v, --verbose", "every error message, per-rollout values and stack traces of failures")
     .addHelpText(
       "after",
       `

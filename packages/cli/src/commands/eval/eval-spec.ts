@@ -39,5 +39,8 @@ export interface RunSettings {
   resume: boolean | string;
   outputDir: string;
   json: boolean;
+  /** Every error message and every per-rollout value in the summary (-v). */
   verbose: boolean;
+  /** A summary without the example prompt and completion (-A). */
+  abbreviated: boolean;
 }

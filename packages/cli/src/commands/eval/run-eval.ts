@@ -20,6 +20,7 @@ export async function runEval(
   io: Output,
   signal: AbortSignal,
 ): Promise<EvaluateResult> {
+  const warn = (warning: string) => io.err(`${io.colour.err.yellow("warning:")} ${warning}`);
   const loaded = await loadEnvironmentById(spec.envId, { args: spec.envArgs });
   const { env, packageJson } = loaded;
   try {
@@ -50,7 +51,7 @@ export async function runEval(
           ? { save: { outputDir: settings.outputDir, resume: settings.resume } }
           : {}),
         onStart: ({ total, alreadyDone, runDir, warnings }) => {
-          for (const warning of warnings) io.err(`warning: ${warning}`);
+          for (const warning of warnings) warn(warning);
           if (!settings.json) {
             const target = `${loaded.id} with ${connected.model} (${connected.baseUrl})`;
             const resumed = alreadyDone > 0 ? `, ${alreadyDone} kept from ${runDir}` : "";
@@ -60,13 +61,18 @@ export async function runEval(
           progress.resumeFrom(alreadyDone);
         },
         onProgress: ({ latest }) => progress?.add(latest),
-        onWarning: (warning) => io.err(`warning: ${warning}`),
+        onWarning: warn,
       });
       progress?.finish();
       if (settings.json) {
         io.out(JSON.stringify({ ...result.metadata, ...(result.runDir ? { run_dir: result.runDir } : {}) }));
       } else {
-        for (const line of formatSummary(result)) io.out(line);
+        const options = {
+          verbose: settings.verbose,
+          abbreviated: settings.abbreviated,
+          colour: io.colour.out,
+        };
+        for (const line of formatSummary(result, options)) io.out(line);
         if (result.cancelled) {
           io.err(
             `interrupted: ${result.records.length} finished rollouts kept${result.runDir ? ` in ${result.runDir}; rerun the same command with -R to continue` : ""}`,
