@@ -172,7 +172,7 @@ describe("vf eval with bad input", () => {
     });
   }
 
-  it("records a model that returns garbage on each rollout and still completes", async () => {
+  it("records a model that returns garbage on each rollout, runs them all, and exits 1", async () => {
     const garbage = await startScriptedServer({
       reply: () => ({ type: "garbage", body: "<html>oops</html>" }),
     });
@@ -197,8 +197,9 @@ describe("vf eval with bad input", () => {
           cwd: project.dir,
         },
       );
-      expect(result.code).toBe(0);
+      expect(result.code).toBe(1);
       const summary = JSON.parse(result.stdout);
+      expect(summary.status).toBe("failed");
       expect(summary.avg_error).toBe(1);
       expect(summary.error_counts).toEqual({ InvalidModelResponseError: 2 });
     } finally {

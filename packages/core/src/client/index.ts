@@ -7,7 +7,14 @@ export {
   type LoadEndpointRegistryOptions,
   loadEndpointRegistry,
 } from "./endpoint-registry.ts";
-export { ApiKeyRejectedError, ModelNotFoundError } from "./model-call-failure.ts";
+export {
+  ApiKeyRejectedError,
+  FatalModelError,
+  ModelNotFoundError,
+  QuotaExhaustedError,
+  RunStoppedError,
+  STOPPED_RUN_ERROR_NAMES,
+} from "./fatal-model-error.ts";
 export * from "./model-client.ts";
 export { OpenAIModelClient, type OpenAIModelClientOptions } from "./openai-model-client.ts";
 export { createReplicaClient, ReplicaClient } from "./replica-client.ts";

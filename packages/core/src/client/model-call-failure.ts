@@ -1,7 +1,7 @@
 /**
  * What a failed model call means: whether to retry it, and the typed vf error to throw when it is
  * not retried (or retries ran out). Turns the openai package's errors and fetch's network errors into
- * the errors of errors.ts, plus two user errors for a rejected key and an unknown model.
+ * the errors of errors.ts, and those that stop a run (fatal-model-error.ts).
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import {
@@ -11,39 +11,9 @@ import {
   InvalidModelResponseError,
   ModelHttpError,
   OverlongPromptError,
-  UserError,
   VfError,
 } from "../errors.ts";
-
-/** The endpoint rejected the API key (HTTP 401 or 403). Stops the run: every call would fail the same way. */
-export class ApiKeyRejectedError extends UserError {
-  constructor(
-    readonly url: string,
-    readonly status: number,
-    readonly apiKeyVar: string | undefined,
-  ) {
-    super(
-      `the model endpoint ${url} rejected the API key (HTTP ${status}): ${
-        apiKeyVar
-          ? `check the key in ${apiKeyVar}, or pass -k with the variable that holds the right key`
-          : "no key variable was given; pass -k with the variable that holds the key (or set key in endpoints.toml)"
-      }`,
-    );
-  }
-}
-
-/** The endpoint does not serve this model, or the URL has no chat-completions route (HTTP 404). */
-export class ModelNotFoundError extends UserError {
-  constructor(
-    readonly model: string,
-    readonly url: string,
-    serverMessage: string,
-  ) {
-    super(
-      `model "${model}" was not found at ${url} (${serverMessage}): check -m against the models the server lists (GET /v1/models) and that the base URL ends in /v1`,
-    );
-  }
-}
+import { ApiKeyRejectedError, ModelNotFoundError, QuotaExhaustedError } from "./fatal-model-error.ts";
 
 /** Where and what a call was, for messages. */
 export interface CallContext {
@@ -124,6 +94,9 @@ function classifyStatus(error: APIError, context: CallContext): Failure {
   const status = error.status as number;
   const serverMessage = serverMessageOf(error);
   const fail = (e: Error): Failure => ({ retry: false, retryAfterMs: null, error: e });
+  // A spent quota answers 429 like a rate limit, but waiting does not refill it.
+  if (status === 429 && isQuotaExhausted(error))
+    return fail(new QuotaExhaustedError(context.url, serverMessage));
   if (status === 429 || status >= 500) {
     const hint =
       status === 429
@@ -147,7 +120,7 @@ function classifyStatus(error: APIError, context: CallContext): Failure {
     );
   }
   if (status === 401 || status === 403)
-    return fail(new ApiKeyRejectedError(context.url, status, context.apiKeyVar));
+    return fail(new ApiKeyRejectedError(context.url, status, context.apiKeyVar, serverMessage));
   if (status === 404) return fail(new ModelNotFoundError(context.model, context.url, serverMessage));
   return fail(
     new ModelHttpError(
@@ -155,6 +128,10 @@ function classifyStatus(error: APIError, context: CallContext): Failure {
       status,
     ),
   );
+}
+
+function isQuotaExhausted(error: APIError): boolean {
+  return error.code === "insufficient_quota" || error.type === "insufficient_quota";
 }
 
 function isContextOverflow(error: APIError, serverMessage: string): boolean {

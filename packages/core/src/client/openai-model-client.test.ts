@@ -18,7 +18,7 @@ import {
   startScriptedServer,
 } from "../testing/index.ts";
 import { IM_END } from "../testing/scripted-tokens.ts";
-import { ApiKeyRejectedError, ModelNotFoundError } from "./model-call-failure.ts";
+import { ApiKeyRejectedError, ModelNotFoundError, QuotaExhaustedError } from "./fatal-model-error.ts";
 import { OpenAIModelClient, type OpenAIModelClientOptions } from "./openai-model-client.ts";
 
 const messages: Messages = [
@@ -301,6 +301,19 @@ describe("OpenAIModelClient", () => {
     expect(error).toBeInstanceOf(UserError);
     expect((error as ApiKeyRejectedError).status).toBe(401);
     expect((error as Error).message).toContain("MY_API_KEY");
+    expect((error as Error).message).toContain("Incorrect API key provided.");
+  });
+
+  it("does not retry a spent quota (429 insufficient_quota) and keeps the server's message", async () => {
+    const message = "You exceeded your current quota, please check your plan and billing details.";
+    const { client, server } = await setup(
+      { reply: () => ({ type: "error", status: 429, message, code: "insufficient_quota" }) },
+      { maxRetries: 3 },
+    );
+    const error = await client.chat({ model: "scripted", messages, sampling: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QuotaExhaustedError);
+    expect((error as Error).message).toContain(message);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("throws a user error naming the model and endpoint for an unknown model", async () => {

@@ -19,6 +19,11 @@ export class CancelScope {
     this.parent?.removeEventListener("abort", this.onAbort);
   }
 
+  /** Aborts every child but `except` (the work that asked for it) with `reason`. */
+  abortAll(reason: unknown, except?: AbortSignal): void {
+    for (const child of this.children) if (child.signal !== except) child.abort(reason);
+  }
+
   /** A signal that aborts with the parent; call `release` when the work is done. */
   child(): { signal: AbortSignal; release: () => void } {
     const controller = new AbortController();

@@ -9,6 +9,7 @@
  * const result = await evaluate(env, { clients: client, model: "gpt-4.1-mini", numExamples: 20, rolloutsPerExample: 3 });
  * console.log(result.metadata.avg_reward);
  */
+import type { FatalModelError } from "../client/fatal-model-error.ts";
 import type { Environment } from "../envs/environment.ts";
 import { planResume } from "../results/plan-resume.ts";
 import type { ResumeSettings } from "../results/resume-settings.ts";
@@ -64,6 +65,8 @@ export interface EvaluateResult {
   /** The run folder, when saved. */
   runDir?: string;
   cancelled: boolean;
+  /** The error every model call would have repeated, when one stopped the run early; else null. */
+  stoppedBy: FatalModelError | null;
   warnings: string[];
 }
 
@@ -119,7 +122,9 @@ export async function evaluate<Data>(
         todo = inputs.filter((input) => !plan.completed.get(input.exampleId)?.has(input.rolloutIndex));
         writer = await RunWriter.open({ dir: plan.dir, resume: true, lock: plan.lock });
         if (plan.rerun > 0) {
-          warnings.push(`rerunning ${plan.rerun} rollouts that failed with infrastructure errors`);
+          warnings.push(
+            `rerunning ${plan.rerun} rollouts that failed with infrastructure errors or were cut off by a stopped run`,
+          );
         }
         runId = plan.runId;
         date = plan.metadata.date ?? date;
@@ -196,14 +201,26 @@ export async function evaluate<Data>(
   const records = [...kept, ...result.records].sort(
     (a, b) => a.example_id - b.example_id || a.rollout_index - b.rollout_index,
   );
-  const { metadata, summary } = describe(records, result.cancelled ? "interrupted" : "complete");
+  const { metadata, summary } = describe(records, finalStatus(result, records));
   await writer?.writeMetadata(metadata).finally(() => writer?.close());
   return {
     records,
     metadata,
     summary,
     cancelled: result.cancelled,
+    stoppedBy: result.stoppedBy,
     warnings,
     ...(writer ? { runDir: writer.dir } : {}),
   };
+}
+
+/** How a run that returned ended: see `RunStatus`. */
+function finalStatus(
+  result: { cancelled: boolean; stoppedBy: FatalModelError | null },
+  records: readonly RolloutRecord[],
+): RunMetadata["status"] {
+  if (result.cancelled) return "interrupted";
+  if (result.stoppedBy) return "stopped";
+  if (records.length > 0 && records.every((record) => record.error !== null)) return "failed";
+  return "complete";
 }

@@ -4,18 +4,25 @@
  * with `independentScoring`), rollouts that ended with an infrastructure error are run again up to
  * `maxRetries` times, and every finished group is handed to `onGroup` as it completes, so a caller
  * can save incrementally. Cancelling keeps every finished group and drops unfinished ones.
+ * An error every later call would repeat (a rejected key, an unknown model, a spent quota) stops
+ * the run (see run-stop.ts): groups that had started are recorded, their cancelled rollouts with a
+ * `RunStoppedError`, and groups that had not started are left out.
  *
  * @example
  * const { records } = await generate(env, inputs, { clients: client, model: "gpt-4.1-mini", maxConcurrent: 64 });
  */
+import { type FatalModelError, RunStoppedError } from "../client/fatal-model-error.ts";
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
 import type { Environment } from "../envs/environment.ts";
 import { CancelledError, UserError } from "../errors.ts";
 import type { RolloutRecord } from "../results/rollout-record.ts";
+import { createState } from "../rollout/create-state.ts";
+import { recordError } from "../rollout/record-error.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
 import { toRecord } from "../rollout/to-record.ts";
 import { CancelScope } from "./cancel-scope.ts";
+import { RunStop } from "./run-stop.ts";
 import { Slots } from "./slots.ts";
 
 /** Options of `generate`: the inputs, clients, model, sampling and concurrency. */
@@ -47,6 +54,8 @@ export interface GenerateResult {
   records: RolloutRecord[];
   /** True when the signal stopped the run before every group finished. */
   cancelled: boolean;
+  /** The error every call would have repeated, when one stopped the run early; else null. */
+  stoppedBy: FatalModelError | null;
 }
 
 const defaultDelay = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
@@ -66,37 +75,58 @@ export async function generate<Data>(
   }
   const slots = new Slots(options.maxConcurrent ?? 32);
   const scope = new CancelScope(options.signal);
+  const stop = new RunStop(scope);
   const units = options.independentScoring ? inputs.map((input) => [input]) : groupByExample(inputs);
   const records: RolloutRecord[] = [];
   let cancelled = false;
 
   const runUnit = async (unit: RolloutInput[], index: number): Promise<void> => {
     const client = clients[index % clients.length]!;
+    // Null: not started, because the run had stopped.
     const rollout = (input: RolloutInput) =>
-      slots.with(async () => {
+      slots.with(async (): Promise<RolloutState<Data> | null> => {
         if (options.signal?.aborted) throw new CancelledError();
+        if (stop.error) return null;
         const cancel = scope.child();
         try {
           return await env.rollout(input, {
-            client,
+            client: stop.watch(client, cancel.signal),
             model: options.model,
             sampling: options.sampling ?? {},
             signal: cancel.signal,
             ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
           });
+        } catch (error) {
+          if (error instanceof CancelledError && stop.error && !options.signal?.aborted)
+            return stopped(input);
+          throw error;
         } finally {
           cancel.release();
         }
       });
-    const states = await Promise.all(unit.map(rollout));
+    const stopped = (input: RolloutInput): RolloutState<Data> => {
+      const state = createState<Data>(input, {
+        model: options.model,
+        sampling: options.sampling ?? {},
+        toolDefs: env.toolDefs(),
+        signal: AbortSignal.abort(),
+      });
+      recordError(state, new RunStoppedError(stop.error!));
+      state.stopCondition = "has_error";
+      return state;
+    };
+    const started = await Promise.all(unit.map(rollout));
+    if (started.every((state) => state === null)) return;
+    const states = started.map((state, i) => state ?? stopped(unit[i]!));
     const maxRetries = options.maxRetries ?? 0;
-    for (let attempt = 1; attempt <= maxRetries; attempt++) {
+    for (let attempt = 1; attempt <= maxRetries && !stop.error; attempt++) {
       const failed = states.flatMap((state, i) => (state.retryable ? [i] : []));
       if (failed.length === 0) break;
-      await sleep((options.retryDelayMs ?? defaultDelay)(attempt), options.signal);
+      await sleep((options.retryDelayMs ?? defaultDelay)(attempt), options.signal, stop.signal);
       await Promise.all(
         failed.map(async (i) => {
-          states[i] = await rollout(unit[i]!);
+          // A retry the stop kept from starting leaves the failure it retried.
+          states[i] = (await rollout(unit[i]!)) ?? states[i]!;
         }),
       );
     }
@@ -114,7 +144,7 @@ export async function generate<Data>(
     else throw result.reason;
   }
   records.sort((a, b) => a.example_id - b.example_id || a.rollout_index - b.rollout_index);
-  return { records, cancelled };
+  return { records, cancelled, stoppedBy: stop.error };
 }
 
 /** Inputs grouped by example id, groups in order of first appearance. */
@@ -128,17 +158,22 @@ export function groupByExample(inputs: RolloutInput[]): RolloutInput[][] {
   return [...groups.values()];
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`; rejects when `signal` aborts, and ends early when `until` does. */
+function sleep(ms: number, signal: AbortSignal | undefined, until: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new CancelledError());
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(new CancelledError());
-      },
-      { once: true },
-    );
+    if (until.aborted) return resolve();
+    const done = (error?: CancelledError) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onCancel);
+      until.removeEventListener("abort", onStop);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onCancel = () => done(new CancelledError());
+    const onStop = () => done();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", onCancel, { once: true });
+    until.addEventListener("abort", onStop, { once: true });
   });
 }

@@ -9,9 +9,9 @@ export {
 } from "../errors.ts";
 export { writeFileAtomic } from "./atomic-file.ts";
 export { type CompletedRollouts, completedGroups, completedRollouts } from "./completed-groups.ts";
-export { isInfraFailure } from "./infra-failure.ts";
 export { listRuns, type RunEntry, type RunListing, type UnreadableRun } from "./list-runs.ts";
 export { makeFolder } from "./make-folder.ts";
+export { needsRerun } from "./needs-rerun.ts";
 export { computePassAtK, type PassAtK, type PassAtKOptions, passAllK, passAtK, passKs } from "./pass-at-k.ts";
 export { type NothingToResume, type PlanResumeOptions, planResume, type ResumePlan } from "./plan-resume.ts";
 export { type LoadedRecords, type LoadedRow, readRecordsFile } from "./read-records.ts";

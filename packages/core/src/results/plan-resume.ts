@@ -3,7 +3,8 @@
  * which rollouts are already done. Preparing the folder is part of the plan, done while holding the
  * folder's lock (see run-lock.ts; the plan hands it to the `RunWriter`): a torn last line is cut off,
  * and rows that do not belong (a rollout index ≥ r, a second copy of one rollout, or a rollout that
- * failed with an infrastructure error, which is run again) are removed from results.jsonl, so the
+ * failed with an infrastructure error or was cut off by a stopped run, which is run again; see
+ * needs-rerun.ts) are removed from results.jsonl, so the
  * resumed run ends with exactly one row per rollout.
  *
  * @example
@@ -15,7 +16,7 @@ import { basename, join } from "node:path";
 import { describeMismatches, ResumeSettingsMismatchError, UserError } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
 import { type CompletedRollouts, completedRollouts } from "./completed-groups.ts";
-import { isInfraFailure } from "./infra-failure.ts";
+import { needsRerun } from "./needs-rerun.ts";
 import { readMetadata } from "./read-metadata.ts";
 import { type LoadedRow, readRecords } from "./read-records.ts";
 import type { ReadWarning } from "./read-warning.ts";
@@ -50,7 +51,7 @@ export interface ResumePlan {
   completed: CompletedRollouts;
   /** Rows removed from results.jsonl (index ≥ r, duplicates, infrastructure failures). */
   dropped: number;
-  /** Rollouts whose saved row failed with an infrastructure error: removed, to be run again. */
+  /** Rollouts whose saved row failed with an error `needsRerun` accepts: removed, to be run again. */
   rerun: number;
   /** The folder's lock, held from planning on: pass it to `RunWriter.open`, which releases it on close. */
   lock: RunLock;
@@ -159,7 +160,7 @@ async function prepare(dir: string, metadata: RunMetadata): Promise<ResumePlan> 
 
 /**
  * One row per (example_id, rollout_index) with index < r: the first that did not fail with an
- * infrastructure error. A rollout with only such rows keeps none and counts in `rerun`. Every other
+ * error `needsRerun` accepts. A rollout with only such rows keeps none and counts in `rerun`. Every other
  * row's line goes to `droppedLines`.
  */
 function keptRows(
@@ -173,7 +174,7 @@ function keptRows(
     if (index < 0 || index >= r) continue;
     const key = `${row.record.example_id}:${index}`;
     if (chosen.has(key)) continue;
-    if (isInfraFailure(error)) failedOnly.add(key);
+    if (needsRerun(error)) failedOnly.add(key);
     else {
       chosen.set(key, row);
       failedOnly.delete(key);

@@ -73,7 +73,9 @@ describe("resuming after infrastructure errors", () => {
     asked.length = 0;
     const resumed = await evaluate(makeEnv(), { ...options, save: { outputDir: dir, resume: true } });
     expect(resumed.runDir).toBe(first.runDir);
-    expect(resumed.warnings).toContain("rerunning 2 rollouts that failed with infrastructure errors");
+    expect(resumed.warnings).toContain(
+      "rerunning 2 rollouts that failed with infrastructure errors or were cut off by a stopped run",
+    );
     expect(asked).toEqual(["echo 1", "echo 1"]);
 
     const saved = await readRun(resumed.runDir!);

@@ -5,7 +5,13 @@
 import { z } from "zod";
 import { ToolDefinition } from "../tools/tool.ts";
 
-export const RunStatus = z.enum(["running", "complete", "interrupted"]);
+/**
+ * Where a run stands. "running" and "interrupted" can be resumed; "stopped" ended early on an error
+ * every model call would repeat (a rejected key, an unknown model, a spent quota), and resumes once
+ * that is fixed; "failed" ran every rollout and none succeeded. verifiers writes no status and
+ * ignores this one.
+ */
+export const RunStatus = z.enum(["running", "complete", "interrupted", "stopped", "failed"]);
 export type RunStatus = z.infer<typeof RunStatus>;
 
 export const RunMetadata = z.object({

@@ -79,6 +79,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     maxRetries: 2,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  // A rejected key or an unknown model says nothing about the environment: say that instead.
+  if (result.stoppedBy) throw result.stoppedBy;
   const records = result.records;
   const groups_P = groupRecords(records);
   const rewards = records.map((x) => x.reward);

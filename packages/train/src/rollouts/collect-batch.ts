@@ -194,7 +194,7 @@ async function runRound(
         options.client.forGroup(mixSeed(options.seed, options.batchIndex, drawOffset + draw)),
       );
       const share = Math.max(r, Math.floor((options.maxConcurrent * slots.length) / draws));
-      await generate(env, inputs, {
+      const { stoppedBy } = await generate(env, inputs, {
         clients,
         model: options.model,
         sampling: options.sampling,
@@ -213,6 +213,8 @@ async function runRound(
           };
         },
       });
+      // A rejected key or an unknown model would fail every later batch the same way.
+      if (stoppedBy) throw stoppedBy;
     }),
   );
   // groups that did not finish (cancelled) are left out

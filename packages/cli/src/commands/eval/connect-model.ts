@@ -76,8 +76,24 @@ async function preflight(endpoint: EndpointAddress): Promise<void> {
   } catch (error) {
     throw new EndpointUnreachableError(baseUrl, error);
   }
-  await response.body?.cancel();
   if (response.status === 401 || response.status === 403) {
-    throw new ApiKeyRejectedError(baseUrl, response.status, apiKeyVar ?? undefined);
+    throw new ApiKeyRejectedError(
+      baseUrl,
+      response.status,
+      apiKeyVar ?? undefined,
+      await serverMessage(response),
+    );
+  }
+  await response.body?.cancel();
+}
+
+/** What an error body says: OpenAI's `{error: {message}}` or a flat `{message}`; "" for anything else. */
+async function serverMessage(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown }; message?: unknown };
+    const message = body.error?.message ?? body.message;
+    return typeof message === "string" ? message : "";
+  } catch {
+    return "";
   }
 }

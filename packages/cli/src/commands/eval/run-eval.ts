@@ -1,7 +1,8 @@
 /**
  * Runs one evaluation for `vf eval`: loads the environment, fills the gaps in the spec from its
  * package defaults (then 5 examples × 3 rollouts), connects to the model, evaluates with a
- * progress display, and prints verifiers' summary or, with --json, metadata.json's fields.
+ * progress display, and prints verifiers' summary or, with --json, metadata.json's fields. A run
+ * that stopped early or in which every rollout failed then fails the command (run-outcome.ts).
  */
 import { type EvaluateResult, evaluate } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
@@ -10,6 +11,7 @@ import { connectModel } from "./connect-model.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
 import { formatSummary } from "./format-summary.ts";
 import { ProgressDisplay } from "./progress-display.ts";
+import { runFailure } from "./run-outcome.ts";
 
 const DEFAULT_EXAMPLES = 5;
 const DEFAULT_ROLLOUTS = 3;
@@ -79,6 +81,8 @@ export async function runEval(
           );
         }
       }
+      const failure = runFailure(result);
+      if (failure) throw failure;
       return result;
     } finally {
       await connected.close();
