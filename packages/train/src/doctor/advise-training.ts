@@ -3,8 +3,10 @@
  * a task the model never solves (or always solves) teaches nothing; reward diversity within groups
  * is what GRPO learns from, and larger groups find more of it; binary rewards want difficulty
  * filtering with oversampling, continuous ones usually do not; batch_size counts rollouts and must
- * be a multiple of rollouts_per_example.
+ * be a multiple of rollouts_per_example. A reward that is the same for every rollout is the reward's
+ * fault, not the batch's: no group size or filtering helps, so that is all the advice says.
  */
+import { formatReward, REWARD_EPSILON, roundedThreshold, sameReward } from "./reward-numbers.ts";
 import type { DoctorReport } from "./run-doctor.ts";
 
 type Numbers = Omit<DoctorReport, "advice" | "suggestedConfig">;
@@ -30,12 +32,12 @@ export function adviseTraining(n: Numbers): { advice: string[]; suggestedConfig:
     );
   }
   const [low, high] = n.rewardRange;
-  const position = high > low ? (n.reward.mean - low) / (high - low) : 0;
-  if (high === low) {
-    advice.push(
-      `every rollout scored ${low}: RL has nothing to learn from; make the task easier, check the rubric, or start from a stronger (or fine-tuned) model`,
-    );
-  } else if (position < 0.05) {
+  if (n.constantReward) {
+    advice.push(constantRewardAdvice(n));
+    return { advice, suggestedConfig: "" };
+  }
+  const position = (n.reward.mean - low) / (high - low);
+  if (position < 0.05) {
     advice.push(
       `the baseline is near the bottom of the reward range (mean ${n.reward.mean.toFixed(3)}): the task is probably too hard for this model; use easier rows or fine-tune first (vf sft)`,
     );
@@ -59,9 +61,11 @@ export function adviseTraining(n: Numbers): { advice: string[]; suggestedConfig:
   let filtering = "";
   if (n.binary && uniform > 0.2) {
     const factor = Math.min(4, Math.ceil((1 / Math.max(0.25, 1 - uniform)) * 2) / 2);
-    filtering = `easy_threshold = ${high}\nhard_threshold = ${low}\noversampling_factor = ${factor}\n`;
+    const easy = roundedThreshold(high, "down");
+    const hard = roundedThreshold(low, "up");
+    filtering = `easy_threshold = ${easy}\nhard_threshold = ${hard}\noversampling_factor = ${factor}\n`;
     advice.push(
-      `rewards are binary and ${pct(n.allFail)} of groups all fail, ${pct(n.allPass)} all pass: turn on difficulty filtering (easy_threshold = ${high}, hard_threshold = ${low}) with oversampling_factor = ${factor} to keep batches full`,
+      `rewards are binary and ${pct(n.allFail)} of groups all fail, ${pct(n.allPass)} all pass: turn on difficulty filtering (easy_threshold = ${easy}, hard_threshold = ${hard}) with oversampling_factor = ${factor} to keep batches full`,
     );
   } else if (n.binary) {
     advice.push(
@@ -69,7 +73,7 @@ export function adviseTraining(n: Numbers): { advice: string[]; suggestedConfig:
     );
   } else {
     advice.push(
-      `rewards are continuous (${low.toFixed(2)} to ${high.toFixed(2)}): leave difficulty filtering off (groups with no spread are always dropped), or set thresholds only after looking at the reward distribution`,
+      `rewards are continuous (${formatReward(low)} to ${formatReward(high)}): leave difficulty filtering off (groups with no spread are always dropped), or set thresholds only after looking at the reward distribution`,
     );
   }
   if (n.truncated > 0.1) {
@@ -84,4 +88,18 @@ export function adviseTraining(n: Numbers): { advice: string[]; suggestedConfig:
   );
   const suggestedConfig = `rollouts_per_example = ${group}\nbatch_size = ${batch}\nmax_concurrent = ${Math.max(batch, group)}\n${filtering}`;
   return { advice, suggestedConfig };
+}
+
+/** What to do when every rollout scored the same: look at the reward, or (at 0) the task. */
+function constantRewardAdvice(n: Numbers): string {
+  const [low, high] = n.rewardRange;
+  const value = formatReward(n.reward.mean);
+  const exact = high === low ? "" : ` (all within ${REWARD_EPSILON} of it)`;
+  const lead = `every one of the ${n.rollouts} rollouts scored ${value}${exact}, so the reward tells none apart and RL has nothing to learn from`;
+  const look = `look at what the rubric scores (vf eval ${n.envId} -s, then vf view)`;
+  const noBatch = "more rollouts per example or larger batches will not help";
+  if (sameReward(low, 0)) {
+    return `${lead}; ${noBatch}: ${look}; if the reward can fire at all, the task is too hard for this model: use easier rows or fine-tune first (vf sft)`;
+  }
+  return `${lead}. The reward itself is the problem, not the batch (${noBatch}): ${look}, e.g. a reward that ignores the completion, or a constant term weighted into it`;
 }

@@ -11,6 +11,7 @@ import { meanStd } from "../algorithm/advantages.ts";
 import { rewardInterval } from "../run/evaluate-policy.ts";
 import { completionTokens } from "../run/step-metrics.ts";
 import { adviseTraining } from "./advise-training.ts";
+import { sameReward } from "./reward-numbers.ts";
 
 /** Options of `runDoctor`. */
 export interface DoctorOptions {
@@ -46,9 +47,14 @@ export interface DoctorReport {
   /** Share of groups where every rollout scored ≤ the lowest reward seen (all fail) or ≥ the highest (all pass). */
   allFail: number;
   allPass: number;
-  /** Lowest and highest reward seen, and whether every reward was one of those two. */
+  /** Lowest and highest reward seen, and whether every reward was one of those two (and they differ). */
   rewardRange: [number, number];
   binary: boolean;
+  /**
+   * Whether every rollout scored the same, up to float noise (`REWARD_EPSILON`): then the reward
+   * cannot tell rollouts apart, whatever the group size.
+   */
+  constantReward: boolean;
   /** Share of rollouts that hit max_tokens, that ended with an error, that came without token ids. */
   truncated: number;
   errored: number;
@@ -87,8 +93,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const low = Math.min(...rewards);
   const high = Math.max(...rewards);
   const interval = rewardInterval(rewards);
-  const spread = (g: RolloutRecord[]) =>
-    Math.max(...g.map((x) => x.reward)) - Math.min(...g.map((x) => x.reward));
+  const constant = records.length > 0 && sameReward(low, high);
+  const hasSpread = (g: RolloutRecord[]) =>
+    !sameReward(Math.max(...g.map((x) => x.reward)), Math.min(...g.map((x) => x.reward)));
   const share = (n: number, of: number) => (of > 0 ? n / of : 0);
   const report: Omit<DoctorReport, "advice" | "suggestedConfig"> = {
     envId: options.envId,
@@ -101,18 +108,20 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       std: meanStd(rewards).std,
       ci95: [interval.ci95_low, interval.ci95_high],
     },
-    groupsWithSpread: share(groups_P.filter((g) => spread(g) > 1e-9).length, groups_P.length),
+    groupsWithSpread: share(groups_P.filter(hasSpread).length, groups_P.length),
     meanGroupStd: meanStd(groups_P.map((g) => meanStd(g.map((x) => x.reward)).std)).mean,
     allFail: share(
-      groups_P.filter((g) => high > low && g.every((x) => x.reward <= low)).length,
+      groups_P.filter((g) => !constant && g.every((x) => sameReward(x.reward, low))).length,
       groups_P.length,
     ),
     allPass: share(
-      groups_P.filter((g) => high > low && g.every((x) => x.reward >= high)).length,
+      groups_P.filter((g) => !constant && g.every((x) => sameReward(x.reward, high))).length,
       groups_P.length,
     ),
     rewardRange: records.length > 0 ? [low, high] : [0, 0],
-    binary: records.length > 0 && rewards.every((x) => x === low || x === high),
+    binary:
+      records.length > 0 && !constant && rewards.every((x) => sameReward(x, low) || sameReward(x, high)),
+    constantReward: constant,
     truncated: share(records.filter((x) => x.is_truncated).length, records.length),
     errored: share(records.filter((x) => x.error !== null).length, records.length),
     withoutTokens: share(
