@@ -75,7 +75,11 @@ export async function runEvalCommand(
     abbreviated: Boolean(flags.abbreviatedSummary),
   };
   const specs = env.endsWith(".toml") ? await configSpecs(env, flags) : [specFromFlags(env, flags)];
-  const upload = await reportUploader(flags, io);
+  const upload = await reportUploader(
+    flags,
+    io,
+    specs.map((spec) => spec.envId),
+  );
   const interrupt = onInterrupt(io);
   try {
     for (const spec of specs) {

@@ -4,7 +4,7 @@
  * gave that version. Uploads are idempotent per run id, and an interrupted one resumes.
  */
 import { realpathSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename, dirname, relative } from "node:path";
 import { type EvaluateResult, UserError } from "@vf-rl/core";
 import { type FoundEnvironment, findEnvironment, listEnvironments } from "@vf-rl/core/loading";
 import { readRun } from "@vf-rl/core/results";
@@ -36,20 +36,34 @@ export async function pushSavedRun(runDir: string, flags: PushCommandFlags, io: 
 }
 
 /**
- * For `vf eval --push`: the uploader, after checking that the Hub answers and accepts the key, so a
- * missing login fails before the evaluation rather than after it. Null without `--push`.
+ * For `vf eval --push`: the uploader, after checking that the Hub answers, accepts the key and
+ * holds the exact version of each environment about to be evaluated, so a missing login or an
+ * environment never pushed fails before the (possibly paid) evaluation rather than after it.
+ * Null without `--push`.
  */
-export async function reportUploader(flags: EvalPushFlags, io: Output): Promise<UploadRun | null> {
+export async function reportUploader(
+  flags: EvalPushFlags,
+  io: Output,
+  envIds: readonly string[],
+): Promise<UploadRun | null> {
   if (!flags.push) return null;
   const hub = await loadHubClient();
   const client = await connectHub(flags);
   await client.whoami();
+  // Pinned now: the version evaluated is the one loaded at the start.
+  const targets = new Map<string, { env: string; contentHash: string }>();
+  for (const envId of new Set(envIds)) {
+    const found = findEnvironment(envId);
+    const target = await pinnedTarget(client, found);
+    await requireVersionOnHub(hub, client, target, found);
+    targets.set(envId, target);
+  }
   return async (envId, result) => {
     if (!result.runDir) return;
     const runDir = result.runDir;
     const bar = progress(io);
     try {
-      const target = await pinnedTarget(client, findEnvironment(envId));
+      const target = targets.get(envId) ?? (await pinnedTarget(client, findEnvironment(envId)));
       const pushed = await hub.pushReport({ client, runDir, ...target, onProgress: bar.update });
       bar.end();
       io.err(describe(pushed));
@@ -62,6 +76,37 @@ export async function reportUploader(flags: EvalPushFlags, io: Output): Promise<
       throw error;
     }
   };
+}
+
+/** Refuses, with how to push it, an environment version the Hub does not hold. */
+async function requireVersionOnHub(
+  hub: typeof import("@vf-rl/hub/client"),
+  client: HubClient,
+  target: { env: string; contentHash: string },
+  found: FoundEnvironment,
+): Promise<void> {
+  const [owner, name] = target.env.split("/") as [string, string];
+  const notFound = (error: unknown) => error instanceof hub.HubError && error.code === "not_found";
+  const where = relative(process.cwd(), found.dir) || ".";
+  const push = `vf env push ${where}`;
+  try {
+    await client.version(owner, name, target.contentHash);
+    return;
+  } catch (error) {
+    if (!notFound(error)) throw error;
+  }
+  const info = await client.envInfo(owner, name).catch((error: unknown) => {
+    if (notFound(error)) return null;
+    throw error;
+  });
+  if (!info?.latest_version) {
+    throw new UserError(
+      `${target.env} is not on the Hub at ${client.url}, so --push could not upload the report: push the environment first with ${push}, then run the evaluation again`,
+    );
+  }
+  throw new UserError(
+    `the Hub at ${client.url} has no version of ${target.env} with the content of ${where} (content hash ${target.contentHash.slice(0, 12)}; its latest is ${info.latest_version}), so --push could not pin the report to it: push this version first with ${push} (add --bump patch if its version number is taken), then run the evaluation again`,
+  );
 }
 
 /**

@@ -1,0 +1,96 @@
+// `vf eval --push` checks the Hub before it evaluates: an environment the Hub does not hold, or a
+// local copy whose exact content was never pushed, stops the command before the first model call,
+// in one line that says how to push it. A real Hub on loopback, the real vf binary.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { type RunningHub, startHub } from "@vf-rl/hub";
+import { HubClient } from "@vf-rl/hub/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runVf, type VfResult } from "../src/testing/index.ts";
+import { type TempProject, tempProject } from "./temp-project.ts";
+
+const root = mkdtempSync(join(tmpdir(), "vf-eval-push-"));
+let hub: RunningHub;
+let admin: HubClient;
+let project: TempProject;
+let model: ScriptedServer;
+
+beforeAll(async () => {
+  delete process.env.DATABASE_URL;
+  hub = await startHub({ dataDir: join(root, "hub"), port: 0 });
+  admin = new HubClient({ url: hub.url, apiKey: hub.bootstrap!.apiKey });
+  project = await tempProject();
+  model = await startScriptedServer({ reply: () => "<answer>Paris</answer>" });
+  expect((await vf(["init", "capitals"])).code).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await model.close();
+  await hub.close();
+  await project.remove();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** vf as a user logged in to the test's Hub (by VF_API_KEY), in the test's project. */
+function vf(args: string[]): Promise<VfResult> {
+  return runVf(args, {
+    cwd: project.dir,
+    env: {
+      HOME: join(root, "home"),
+      VF_HOME: join(root, "vf-home"),
+      XDG_CONFIG_HOME: join(root, "config"),
+      VF_HUB_URL: hub.url,
+      VF_API_KEY: hub.bootstrap!.apiKey,
+    },
+  });
+}
+
+const evalPush = () =>
+  vf(["eval", "capitals", "-m", "scripted", "-b", model.url, "-n", "2", "-r", "1", "--push"]);
+
+/** A failed command: exit 1, one `error:` line matching `pattern`, no stack, no model call. */
+function expectRefusedBeforeRunning(result: VfResult, pattern: RegExp, callsBefore: number): void {
+  expect(result.code, result.stderr).toBe(1);
+  const lines = result.stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(model.requests).toHaveLength(callsBefore);
+}
+
+describe("vf eval --push checks the Hub first", { timeout: 120_000 }, () => {
+  it("refuses an environment the Hub does not hold, before any model call, saying how to push it", async () => {
+    const result = await evalPush();
+    expectRefusedBeforeRunning(
+      result,
+      /admin\/capitals is not on the Hub at .*: push the environment first with vf env push environments\/capitals, then run the evaluation again/,
+      0,
+    );
+  });
+
+  it("refuses a local copy whose content the Hub does not hold, then evaluates and uploads once it is pushed", async () => {
+    const pushed = await vf(["env", "push", "environments/capitals"]);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    writeFileSync(
+      join(project.dir, "environments", "capitals", "README.md"),
+      "# capitals\n\nEdited after the push.\n",
+    );
+
+    const stale = await evalPush();
+    expectRefusedBeforeRunning(
+      stale,
+      /has no version of admin\/capitals with the content of environments\/capitals \(content hash [0-9a-f]{12}; its latest is 0\.1\.0\).*push this version first with vf env push environments\/capitals/,
+      0,
+    );
+
+    const bumped = await vf(["env", "push", "environments/capitals", "--bump", "patch"]);
+    expect(bumped.code, bumped.stderr).toBe(0);
+    const evaluated = await evalPush();
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    expect(evaluated.stderr).toMatch(/report \d+: admin\/capitals@0\.1\.1 with scripted, 2 rollouts/);
+    expect(model.requests).toHaveLength(2);
+    const reports = await admin.listReports("admin", "capitals");
+    expect(reports.items.map((r) => r.version)).toEqual(["0.1.1"]);
+  });
+});
