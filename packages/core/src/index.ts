@@ -1,7 +1,7 @@
 /**
  * @vf-rl/core: what an environment's author writes with. Environments and their options, rubrics and
  * reward contexts, parsers, datasets, tools, messages, `defineEnvironment`, `evaluate`/`generate` with
- * the OpenAI-compatible client, the rollout state, and the error classes.
+ * the OpenAI chat-completions client, the rollout state, and the error classes.
  *
  * Host code (the CLI, the trainer, the Hub) uses the subpaths: `@vf-rl/core/client` (model clients
  * and endpoints), `/results` (runs on disk), `/loading` (finding and loading environment packages),
@@ -11,7 +11,8 @@
 
 export type { ModelClient } from "./client/model-client.ts";
 export { SamplingArgs } from "./client/model-client.ts";
-export { OpenAIModelClient, type OpenAIModelClientOptions } from "./client/openai-model-client.ts";
+export type { ModelClientOptions } from "./client/model-client-options.ts";
+export { OpenAIModelClient } from "./client/openai-model-client.ts";
 export { Dataset, type FromRowsOptions } from "./datasets/dataset.ts";
 export { DatasetRow } from "./datasets/dataset-row.ts";
 export { loadDataset } from "./datasets/load-dataset.ts";

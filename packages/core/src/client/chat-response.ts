@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { EmptyModelResponseError, InvalidModelResponseError } from "../errors.ts";
 import type { AssistantMessage, ToolCall } from "../messages/message.ts";
-import type { FinishReason, ModelResponse, TurnTokens } from "./model-client.ts";
+import type { ModelResponse, TurnTokens } from "./model-client.ts";
+import { checkedObject, finishReasonOf, invalidShape } from "./response-checks.ts";
 
 /** The fields of a chat completion that vf reads; others (vLLM's, providers') are ignored. */
 export const ChatCompletionBody = z.object({
@@ -46,22 +47,12 @@ export const ChatCompletionChoice = z.object({
 });
 export type ChatCompletionChoice = z.infer<typeof ChatCompletionChoice>;
 
-const FINISH_REASONS = new Set<string>(["stop", "length", "tool_calls", "content_filter"]);
+const CHAT_API = "the OpenAI chat-completions API";
 
 /** Reads a response body from `url` into a `ModelResponse`, or throws the typed error saying why it can't. */
 export function toModelResponse(body: unknown, url: string): ModelResponse {
-  if (body === undefined || body === null || body === "") {
-    throw new EmptyModelResponseError(
-      `the model endpoint ${url} returned an empty body: check the server's logs; the request may have been cut short`,
-    );
-  }
-  if (typeof body !== "object" || Array.isArray(body)) {
-    throw new InvalidModelResponseError(
-      `the model endpoint ${url} returned something that is not a chat completion (${preview(body)}): check that the base URL points to an OpenAI-compatible server and ends in /v1`,
-    );
-  }
-  const parsed = ChatCompletionBody.safeParse(body);
-  if (!parsed.success) throw invalidShape(url, parsed.error);
+  const parsed = ChatCompletionBody.safeParse(checkedObject(body, url, "chat completion"));
+  if (!parsed.success) throw invalidShape(url, parsed.error, "chat completion", CHAT_API);
   const completion = parsed.data;
   const choices = completion.choices ?? [];
   if (choices.length === 0) {
@@ -75,7 +66,7 @@ export function toModelResponse(body: unknown, url: string): ModelResponse {
     );
   }
   const choiceResult = ChatCompletionChoice.safeParse(choices[0]);
-  if (!choiceResult.success) throw invalidShape(url, choiceResult.error);
+  if (!choiceResult.success) throw invalidShape(url, choiceResult.error, "chat completion", CHAT_API);
   const choice = choiceResult.data;
 
   const toolCalls = (choice.message.tool_calls ?? []).map(
@@ -106,17 +97,13 @@ export function toModelResponse(body: unknown, url: string): ModelResponse {
     id: completion.id ?? "",
     model: completion.model ?? "",
     message,
-    finishReason: finishReason(choice.finish_reason),
+    finishReason: finishReasonOf(choice.finish_reason),
     usage: {
       promptTokens: completion.usage?.prompt_tokens ?? 0,
       completionTokens: completion.usage?.completion_tokens ?? 0,
     },
     tokens: turnTokens(completion, choice, url),
   };
-}
-
-function finishReason(reason: string | null | undefined): FinishReason {
-  return reason && FINISH_REASONS.has(reason) ? (reason as FinishReason) : "other";
 }
 
 /** vLLM's token fields, when the server sent both id lists; logprobs must then match the completion ids. */
@@ -145,17 +132,4 @@ function turnTokens(
     );
   }
   return { promptIds, completionIds, completionLogprobs };
-}
-
-function invalidShape(url: string, error: z.ZodError): InvalidModelResponseError {
-  const issue = error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-  return new InvalidModelResponseError(
-    `the model endpoint ${url} returned a malformed chat completion (${issue?.message ?? "bad shape"}${where}): check that the server speaks the OpenAI chat-completions API`,
-  );
-}
-
-function preview(body: unknown): string {
-  const text = typeof body === "string" ? body : JSON.stringify(body);
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
 }

@@ -42,12 +42,23 @@ describe("endpoint registry", () => {
     expect(registry.get("gpt-4.1-mini")).toEqual({
       endpointId: "gpt-4.1-mini",
       model: "gpt-4.1-mini",
-      type: "openai_chat_completions",
-      replicas: [{ baseUrl: "https://api.openai.com/v1", apiKeyVar: "OPENAI_API_KEY", headers: {} }],
+      replicas: [
+        {
+          type: "openai_chat_completions",
+          baseUrl: "https://api.openai.com/v1",
+          apiKeyVar: "OPENAI_API_KEY",
+          headers: {},
+        },
+      ],
     });
     expect(registry.get("qwen3")!.replicas).toEqual([
-      { baseUrl: "http://10.0.0.1:8000/v1", apiKeyVar: null, headers: { "X-Team": "rl" } },
-      { baseUrl: "http://10.0.0.2:8000/v1", apiKeyVar: null, headers: {} },
+      {
+        type: "openai_chat_completions",
+        baseUrl: "http://10.0.0.1:8000/v1",
+        apiKeyVar: null,
+        headers: { "X-Team": "rl" },
+      },
+      { type: "openai_chat_completions", baseUrl: "http://10.0.0.2:8000/v1", apiKeyVar: null, headers: {} },
     ]);
     expect(registry.get("unknown")).toBeUndefined();
   });
@@ -79,6 +90,34 @@ describe("endpoint registry", () => {
     expect(error.message).toContain('both "headers" and its alias "extra_headers" are set: keep one');
   });
 
+  it("reads each client type, and keeps each row's own", () => {
+    const types = parseEndpointRegistry(`
+[[endpoint]]
+endpoint_id = "claude"
+model = "claude-sonnet-4-5"
+url = "https://api.anthropic.com"
+key = "ANTHROPIC_API_KEY"
+type = "anthropic_messages"
+
+[[endpoint]]
+endpoint_id = "gpt"
+model = "gpt-4.1-mini"
+url = "https://api.openai.com/v1"
+api_client_type = "openai_responses"
+
+[[endpoint]]
+endpoint_id = "base"
+model = "Qwen/Qwen3-0.6B-Base"
+url = "http://10.0.0.1:8000/v1"
+type = "openai_completions"
+`);
+    expect(types.ids().map((id) => types.get(id)!.replicas[0]!.type)).toEqual([
+      "anthropic_messages",
+      "openai_responses",
+      "openai_completions",
+    ]);
+  });
+
   it("rejects unknown keys, the old client_type and unsupported types", () => {
     expect(errorOf(`[[endpoint]]\nendpoint_id = "a"\nmodel = "m"\nurl = "u"\nkye = "K"\n`).message).toContain(
       'unknown key "kye"',
@@ -89,11 +128,14 @@ describe("endpoint registry", () => {
       ).message,
     ).toContain('"client_type" was renamed');
     expect(
-      errorOf(`[[endpoint]]\nendpoint_id = "a"\nmodel = "m"\nurl = "u"\ntype = "anthropic_messages"\n`)
-        .message,
+      errorOf(`[[endpoint]]\nendpoint_id = "a"\nmodel = "m"\nurl = "u"\ntype = "renderer"\n`).message,
     ).toBe(
-      'configs/endpoints.toml: [[endpoint]] row 1 (endpoint_id "a"): type "anthropic_messages" is not supported yet: use type = "openai_chat_completions"',
+      'configs/endpoints.toml: [[endpoint]] row 1 (endpoint_id "a"): client type "renderer" is not supported by vf (token ids come from the chat API\'s vLLM fields): use one of openai_chat_completions, openai_completions, openai_responses, anthropic_messages',
     );
+    expect(
+      errorOf(`[[endpoint]]\nendpoint_id = "a"\nmodel = "m"\nurl = "u"\napi_client_type = "claude"\n`)
+        .message,
+    ).toContain('"claude" is not a client type: use one of openai_chat_completions,');
   });
 
   it("rejects header values that are not strings and replicas naming different models", () => {

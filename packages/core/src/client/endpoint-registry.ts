@@ -7,7 +7,8 @@
  * model = "Qwen/Qwen3-0.6B"        # the model id sent to the server
  * url = "http://10.0.0.1:8000/v1"  # alias api_base_url
  * key = "VLLM_API_KEY"             # name of the variable holding the key; alias api_key_var
- * type = "openai_chat_completions" # alias api_client_type; the only type supported now
+ * type = "openai_chat_completions" # alias api_client_type; or openai_completions, openai_responses,
+ *                                  # anthropic_messages (client-type.ts); default openai_chat_completions
  * headers = { X-Team = "rl" }      # alias extra_headers
  * ```
  *
@@ -17,17 +18,7 @@ import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
-
-/** The client types verifiers knows; vf speaks the first one so far. */
-const KNOWN_TYPES = [
-  "openai_chat_completions",
-  "openai_completions",
-  "openai_chat_completions_token",
-  "openai_responses",
-  "anthropic_messages",
-  "renderer",
-  "nemorl_chat_completions",
-];
+import { type ApiClientType, DEFAULT_CLIENT_TYPE, parseClientType } from "./client-type.ts";
 
 /** One `[[endpoint]]` row as written, aliases included. */
 export const EndpointRow = z
@@ -52,7 +43,9 @@ export type EndpointsFile = z.infer<typeof EndpointsFile>;
 
 /** Where and how to reach one replica of a model. */
 export interface EndpointAddress {
-  /** Base URL of the OpenAI-compatible API, e.g. http://10.0.0.1:8000/v1. */
+  /** The API the endpoint speaks. */
+  type: ApiClientType;
+  /** Base URL of the API, e.g. http://10.0.0.1:8000/v1 (for Anthropic's, https://api.anthropic.com). */
   baseUrl: string;
   /** Name of the variable holding the API key; null for servers that need none (the key is "EMPTY"). */
   apiKeyVar: string | null;
@@ -64,7 +57,6 @@ export interface EndpointAddress {
 export interface RegistryEntry {
   endpointId: string;
   model: string;
-  type: "openai_chat_completions";
   replicas: EndpointAddress[];
 }
 
@@ -140,15 +132,11 @@ export function parseEndpointRegistry(text: string, path = "endpoints.toml"): En
   file.data.endpoint.forEach((raw, index) => {
     const row = parseRow(raw, index, path);
     const where = `${path}: [[endpoint]] row ${index + 1} (endpoint_id "${row.endpoint_id}")`;
-    const type = row.type ?? row.api_client_type ?? "openai_chat_completions";
-    if (type !== "openai_chat_completions") {
-      const known = KNOWN_TYPES.includes(type) ? "is not supported yet" : "is not a known client type";
-      throw new ConfigError(
-        `${where}: type "${type}" ${known}: use type = "openai_chat_completions"`,
-        "type",
-      );
-    }
+    const type = parseClientType(row.type ?? row.api_client_type ?? DEFAULT_CLIENT_TYPE);
+    if (!type.ok)
+      throw new ConfigError(`${where}: ${type.problem}`, row.type !== undefined ? "type" : "api_client_type");
     const replica: EndpointAddress = {
+      type: type.type,
       baseUrl: (row.url ?? row.api_base_url)!,
       apiKeyVar: row.key ?? row.api_key_var ?? null,
       headers: row.headers ?? row.extra_headers ?? {},
@@ -158,7 +146,6 @@ export function parseEndpointRegistry(text: string, path = "endpoints.toml"): En
       entries.set(row.endpoint_id, {
         endpointId: row.endpoint_id,
         model: row.model,
-        type,
         replicas: [replica],
       });
     } else if (existing.model !== row.model) {
@@ -229,8 +216,9 @@ const HINTS: Record<string, string> = {
   api_base_url: 'write api_base_url = "http://host:port/v1"',
   key: 'write key = "<NAME_OF_THE_VARIABLE_HOLDING_THE_KEY>"',
   api_key_var: 'write api_key_var = "<NAME_OF_THE_VARIABLE_HOLDING_THE_KEY>"',
-  type: 'write type = "openai_chat_completions"',
-  api_client_type: 'write api_client_type = "openai_chat_completions"',
+  type: 'write type = "openai_chat_completions" (or openai_completions, openai_responses, anthropic_messages)',
+  api_client_type:
+    'write api_client_type = "openai_chat_completions" (or openai_completions, openai_responses, anthropic_messages)',
   headers: 'write headers = { Header-Name = "value" } (string values)',
   extra_headers: 'write extra_headers = { Header-Name = "value" } (string values)',
 };

@@ -1,7 +1,15 @@
 /**
- * @vf-rl/core/client: the `ModelClient` interface, the OpenAI-compatible client, the endpoint
- * registry (configs/endpoints.toml) and replicas, and the model-call failures hosts tell apart.
+ * @vf-rl/core/client: the `ModelClient` interface, one client per model API (OpenAI chat completions,
+ * text completions and Responses, Anthropic Messages) chosen by `type`, the endpoint registry
+ * (configs/endpoints.toml) and replicas, and the model-call failures hosts tell apart.
  */
+export { ANTHROPIC_DEFAULT_MAX_TOKENS, AnthropicMessagesClient } from "./anthropic-messages-client.ts";
+export { ApiClientType, DEFAULT_CLIENT_TYPE, parseClientType } from "./client-type.ts";
+export {
+  type CreateModelClientOptions,
+  createModelClient,
+  type HttpModelClient,
+} from "./create-model-client.ts";
 export {
   type EndpointAddress,
   type LoadEndpointRegistryOptions,
@@ -16,11 +24,20 @@ export {
   STOPPED_RUN_ERROR_NAMES,
 } from "./fatal-model-error.ts";
 export * from "./model-client.ts";
-export { OpenAIModelClient, type OpenAIModelClientOptions } from "./openai-model-client.ts";
-export { createReplicaClient, ReplicaClient } from "./replica-client.ts";
+export type { ModelClientOptions } from "./model-client-options.ts";
+export { OpenAICompletionsClient, type OpenAICompletionsClientOptions } from "./openai-completions-client.ts";
+export { OpenAIModelClient } from "./openai-model-client.ts";
+export { OpenAIResponsesClient } from "./openai-responses-client.ts";
+export {
+  type ClientSettings,
+  clientForEndpoint,
+  createReplicaClient,
+  ReplicaClient,
+} from "./replica-client.ts";
 export {
   type ResolvedModel,
   type ResolveModelOptions,
   resolveApiKey,
   resolveModel,
 } from "./resolve-model.ts";
+export { plainTextPrompt, type TextPromptRenderer } from "./text-prompt.ts";

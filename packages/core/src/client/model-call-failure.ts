@@ -1,9 +1,9 @@
 /**
  * What a failed model call means: whether to retry it, and the typed vf error to throw when it is
- * not retried (or retries ran out). Turns the openai package's errors and fetch's network errors into
- * the errors of errors.ts, and those that stop a run (fatal-model-error.ts).
+ * not retried (or retries ran out). Turns the SDKs' errors (openai's and Anthropic's, read alike by
+ * sdk-errors.ts) and fetch's network errors into the errors of errors.ts, and those that stop a run
+ * (fatal-model-error.ts).
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import {
   CancelledError,
   EndpointUnreachableError,
@@ -14,6 +14,13 @@ import {
   VfError,
 } from "../errors.ts";
 import { ApiKeyRejectedError, ModelNotFoundError, QuotaExhaustedError } from "./fatal-model-error.ts";
+import {
+  type HttpErrorAnswer,
+  httpErrorAnswer,
+  isConnectionError,
+  isRequestTimeout,
+  isUserAbort,
+} from "./sdk-errors.ts";
 
 /** Where and what a call was, for messages. */
 export interface CallContext {
@@ -51,10 +58,10 @@ const CONTEXT_OVERFLOW =
 export function classifyFailure(error: unknown, context: CallContext): Failure {
   const fail = (e: Error): Failure => ({ retry: false, retryAfterMs: null, error: e });
   if (error instanceof VfError) return fail(error);
-  if (context.signal?.aborted || error instanceof APIUserAbortError) {
+  if (context.signal?.aborted || isUserAbort(error)) {
     return fail(new CancelledError(`model call to ${context.url} cancelled`));
   }
-  if (error instanceof APIConnectionTimeoutError) {
+  if (isRequestTimeout(error)) {
     return fail(
       new InfraError(
         `the model call to ${context.url} timed out after ${context.timeoutMs} ms: raise timeoutMs, lower max_tokens, or check the server's load`,
@@ -62,7 +69,7 @@ export function classifyFailure(error: unknown, context: CallContext): Failure {
       ),
     );
   }
-  if (error instanceof APIConnectionError) {
+  if (isConnectionError(error)) {
     const unreachable = hasErrorCode(error, UNREACHABLE_CODES);
     return {
       retry: !unreachable,
@@ -70,7 +77,8 @@ export function classifyFailure(error: unknown, context: CallContext): Failure {
       error: new EndpointUnreachableError(context.url, error),
     };
   }
-  if (error instanceof APIError && typeof error.status === "number") return classifyStatus(error, context);
+  const answer = httpErrorAnswer(error);
+  if (answer !== null) return classifyStatus(answer, context);
   if (error instanceof SyntaxError) {
     return fail(
       new InvalidModelResponseError(
@@ -90,12 +98,11 @@ export function classifyFailure(error: unknown, context: CallContext): Failure {
 
 const DROP_CODES = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 
-function classifyStatus(error: APIError, context: CallContext): Failure {
-  const status = error.status as number;
-  const serverMessage = serverMessageOf(error);
+function classifyStatus(answer: HttpErrorAnswer, context: CallContext): Failure {
+  const { status, serverMessage, error } = answer;
   const fail = (e: Error): Failure => ({ retry: false, retryAfterMs: null, error: e });
   // A spent quota answers 429 like a rate limit, but waiting does not refill it.
-  if (status === 429 && isQuotaExhausted(error))
+  if (status === 429 && isQuotaExhausted(answer))
     return fail(new QuotaExhaustedError(context.url, serverMessage));
   if (status === 429 || status >= 500) {
     const hint =
@@ -104,14 +111,14 @@ function classifyStatus(error: APIError, context: CallContext): Failure {
         : "check the server's logs; it may be overloaded or restarting";
     return {
       retry: true,
-      retryAfterMs: retryAfterMs(error.headers),
+      retryAfterMs: retryAfterMs(answer.headers),
       error: new ModelHttpError(
         `the model endpoint ${context.url} answered HTTP ${status} (${serverMessage}): ${hint}`,
         status,
       ),
     };
   }
-  if ((status === 400 || status === 413 || status === 422) && isContextOverflow(error, serverMessage)) {
+  if ((status === 400 || status === 413 || status === 422) && isContextOverflow(answer)) {
     return fail(
       new OverlongPromptError(
         `the prompt is longer than the context of model "${context.model}" (${serverMessage}): shorten the prompt, lower max_tokens, or use a model with a longer context`,
@@ -130,19 +137,12 @@ function classifyStatus(error: APIError, context: CallContext): Failure {
   );
 }
 
-function isQuotaExhausted(error: APIError): boolean {
-  return error.code === "insufficient_quota" || error.type === "insufficient_quota";
+function isQuotaExhausted(answer: HttpErrorAnswer): boolean {
+  return answer.code === "insufficient_quota" || answer.type === "insufficient_quota";
 }
 
-function isContextOverflow(error: APIError, serverMessage: string): boolean {
-  return error.code === "context_length_exceeded" || CONTEXT_OVERFLOW.test(serverMessage);
-}
-
-/** The server's own message: OpenAI's `{error: {message}}`, vLLM's `{message}`, or the SDK's text. */
-function serverMessageOf(error: APIError): string {
-  const body = error.error as { message?: unknown } | undefined;
-  if (body && typeof body.message === "string") return body.message;
-  return error.message;
+function isContextOverflow(answer: HttpErrorAnswer): boolean {
+  return answer.code === "context_length_exceeded" || CONTEXT_OVERFLOW.test(answer.serverMessage);
 }
 
 function retryAfterMs(headers: Headers | undefined): number | null {

@@ -1,7 +1,8 @@
 /**
- * The interface every environment talks to a model through. One implementation speaks the OpenAI
- * HTTP API (`OpenAIModelClient`); the trainer wraps the same interface. Responses are normalised to
- * `ModelResponse`, which keeps the per-turn token ids and logprobs training needs.
+ * The interface every environment talks to a model through. One implementation per model API
+ * (client-type.ts: OpenAI chat completions, text completions, Responses, Anthropic Messages); the
+ * trainer wraps the same interface. Responses are normalised to `ModelResponse`, whatever the API,
+ * which keeps the per-turn token ids and logprobs training needs.
  */
 import { z } from "zod";
 import type { AssistantMessage, Messages } from "../messages/message.ts";
@@ -46,8 +47,11 @@ export interface ModelResponse {
   tokens: TurnTokens | null;
 }
 
+/** Per-call options of `ModelClient.chat`. */
 export interface ChatCallOptions {
   signal?: AbortSignal;
+  /** Headers of this request only, over the endpoint's own (e.g. X-Session-ID from the rollout's state). */
+  headers?: Record<string, string>;
 }
 
 /** A model endpoint. Implementations retry transient failures and throw the typed errors of errors.ts. */
@@ -55,6 +59,12 @@ export interface ModelClient {
   /** The base URL, for metadata and messages. */
   readonly baseUrl: string;
   chat(request: ChatRequest, options?: ChatCallOptions): Promise<ModelResponse>;
+  /**
+   * One cheap request before a run (listing the models): throws `EndpointUnreachableError` when
+   * nothing answers and `ApiKeyRejectedError` when the key is refused, so a run stops with one line
+   * instead of failing every rollout. Other answers pass. Optional: in-process clients have none.
+   */
+  preflight?(): Promise<void>;
   /** Releases connections; optional, as in-process clients hold none. */
   close?(): Promise<void>;
 }

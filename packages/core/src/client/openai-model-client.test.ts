@@ -19,7 +19,8 @@ import {
 } from "../testing/index.ts";
 import { IM_END } from "../testing/scripted-tokens.ts";
 import { ApiKeyRejectedError, ModelNotFoundError, QuotaExhaustedError } from "./fatal-model-error.ts";
-import { OpenAIModelClient, type OpenAIModelClientOptions } from "./openai-model-client.ts";
+import type { ModelClientOptions } from "./model-client-options.ts";
+import { OpenAIModelClient } from "./openai-model-client.ts";
 
 const messages: Messages = [
   { role: "system", content: "Answer with a number." },
@@ -33,7 +34,7 @@ afterEach(async () => {
 
 async function setup(
   serverOptions: ScriptedServerOptions,
-  clientOptions: Partial<OpenAIModelClientOptions> = {},
+  clientOptions: Partial<ModelClientOptions> = {},
 ): Promise<{ server: ScriptedServer; client: OpenAIModelClient }> {
   const server = await startScriptedServer(serverOptions);
   // Short backoff keeps retry tests fast; the schedule itself is tested in retry-backoff.test.ts.

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, MissingKeyError } from "../errors.ts";
 import { fixedReply, startScriptedServer } from "../testing/index.ts";
 import { parseEndpointRegistry } from "./endpoint-registry.ts";
-import { createModelClient, createReplicaClient, ReplicaClient } from "./replica-client.ts";
+import { clientForEndpoint, createReplicaClient, ReplicaClient } from "./replica-client.ts";
 import { resolveApiKey, resolveModel } from "./resolve-model.ts";
 
 const opened: Array<{ close(): Promise<void> }> = [];
@@ -29,6 +29,7 @@ describe("resolveModel", () => {
       endpointId: "qwen3",
       endpoints: [
         {
+          type: "openai_chat_completions",
           baseUrl: "http://10.0.0.1:8000/v1",
           apiKeyVar: "VLLM_KEY",
           headers: { "X-Team": "rl", "X-Run": "7" },
@@ -48,8 +49,34 @@ describe("resolveModel", () => {
     ).toEqual({
       model: "gpt-4.1-mini",
       endpointId: null,
-      endpoints: [{ baseUrl: "https://api.openai.com/v1", apiKeyVar: "OPENAI_API_KEY", headers: {} }],
+      endpoints: [
+        {
+          type: "openai_chat_completions",
+          baseUrl: "https://api.openai.com/v1",
+          apiKeyVar: "OPENAI_API_KEY",
+          headers: {},
+        },
+      ],
     });
+  });
+
+  it("lets -b, -k and the client type override an alias's rows, as verifiers' flags do", () => {
+    expect(
+      resolveModel({
+        model: "qwen3",
+        registry,
+        baseUrl: "http://127.0.0.1:9000/v1",
+        apiKeyVar: "OTHER_KEY",
+        type: "openai_responses",
+      }).endpoints,
+    ).toEqual([
+      {
+        type: "openai_responses",
+        baseUrl: "http://127.0.0.1:9000/v1",
+        apiKeyVar: "OTHER_KEY",
+        headers: { "X-Team": "rl" },
+      },
+    ]);
   });
 
   it("says what to do when a literal model id has no base URL", () => {
@@ -70,7 +97,10 @@ describe("resolveApiKey", () => {
     expect(() => resolveApiKey("MY_KEY", {})).toThrow(MissingKeyError);
     expect(() => resolveApiKey("MY_KEY", { MY_KEY: "" })).toThrow(/MY_KEY is not set/);
     expect(() =>
-      createModelClient({ baseUrl: "http://x/v1", apiKeyVar: "NOPE_KEY", headers: {} }, { env: {} }),
+      clientForEndpoint(
+        { type: "anthropic_messages", baseUrl: "http://x", apiKeyVar: "NOPE_KEY", headers: {} },
+        { env: {} },
+      ),
     ).toThrow(MissingKeyError);
   });
 });

@@ -3,34 +3,32 @@
  * replicas of one model in turn. The evaluator takes one replica per group with `next()`, so a
  * group's rollouts share a server (and its prefix cache); `chat()` alone rotates per call.
  */
+import { createModelClient, type HttpModelClient } from "./create-model-client.ts";
 import type { EndpointAddress } from "./endpoint-registry.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
-import { OpenAIModelClient, type OpenAIModelClientOptions } from "./openai-model-client.ts";
+import type { ModelClientOptions } from "./model-client-options.ts";
 import { type ResolvedModel, resolveApiKey } from "./resolve-model.ts";
+import type { TextPromptRenderer } from "./text-prompt.ts";
 
-/** Client settings shared by every endpoint; key, URL and headers come from the endpoint. */
-export type ClientSettings = Omit<
-  OpenAIModelClientOptions,
-  "baseUrl" | "apiKey" | "apiKeyVar" | "headers"
-> & {
+/** Client settings shared by every endpoint; type, key, URL and headers come from the endpoint. */
+export type ClientSettings = Omit<ModelClientOptions, "baseUrl" | "apiKey" | "apiKeyVar" | "headers"> & {
   /** Where API keys are read from; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** For `openai_completions` endpoints: how the conversation becomes text; default `plainTextPrompt`. */
+  renderPrompt?: TextPromptRenderer;
 };
 
 /** A client for one endpoint, its key read from the endpoint's variable (MissingKeyError when unset). */
-export function createModelClient(
-  endpoint: EndpointAddress,
-  settings: ClientSettings = {},
-): OpenAIModelClient {
+export function clientForEndpoint(endpoint: EndpointAddress, settings: ClientSettings = {}): HttpModelClient {
   const { env, ...clientOptions } = settings;
-  const options: OpenAIModelClientOptions = {
+  return createModelClient({
     ...clientOptions,
+    type: endpoint.type,
     baseUrl: endpoint.baseUrl,
     apiKey: resolveApiKey(endpoint.apiKeyVar, env),
     headers: endpoint.headers,
-  };
-  if (endpoint.apiKeyVar !== null) options.apiKeyVar = endpoint.apiKeyVar;
-  return new OpenAIModelClient(options);
+    ...(endpoint.apiKeyVar !== null ? { apiKeyVar: endpoint.apiKeyVar } : {}),
+  });
 }
 
 /** Several clients of one model, used in turn. */
@@ -56,6 +54,11 @@ export class ReplicaClient implements ModelClient {
     return this.next().chat(request, options);
   }
 
+  /** Checks every replica that can be checked. */
+  async preflight(): Promise<void> {
+    await Promise.all(this.replicas.map((replica) => replica.preflight?.()));
+  }
+
   /** Closes every replica that can be closed. */
   async close(): Promise<void> {
     await Promise.all(this.replicas.map((replica) => replica.close?.()));
@@ -70,5 +73,5 @@ export class ReplicaClient implements ModelClient {
  * const response = await client.next().chat({ model: "Qwen/Qwen3-0.6B", messages, sampling: {} });
  */
 export function createReplicaClient(resolved: ResolvedModel, settings: ClientSettings = {}): ReplicaClient {
-  return new ReplicaClient(resolved.endpoints.map((endpoint) => createModelClient(endpoint, settings)));
+  return new ReplicaClient(resolved.endpoints.map((endpoint) => clientForEndpoint(endpoint, settings)));
 }

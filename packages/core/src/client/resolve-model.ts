@@ -3,18 +3,24 @@
  * else a literal model id served at the given base URL. Also reads API keys from their variables.
  */
 import { ConfigError, MissingKeyError } from "../errors.ts";
+import { type ApiClientType, DEFAULT_CLIENT_TYPE } from "./client-type.ts";
 import type { EndpointAddress, EndpointRegistry } from "./endpoint-registry.ts";
 
-/** What `resolveModel` needs: the -m value and, for a literal model id, where to reach it. */
+/** What `resolveModel` needs: the -m value and where to reach it. */
 export interface ResolveModelOptions {
   /** A registry alias (an endpoint_id) or a literal model id. */
   model: string;
   /** The loaded endpoints.toml, if any. */
   registry?: EndpointRegistry;
-  /** Base URL for a literal model id (-b). */
+  /**
+   * Base URL (-b): where a literal model id is served; for a registry alias, the one endpoint used
+   * instead of the alias's replicas.
+   */
   baseUrl?: string;
-  /** Variable holding the key for a literal model id (-k); none means a server without keys. */
+  /** Variable holding the key (-k); for an alias it replaces the rows' own. None: a server without keys. */
   apiKeyVar?: string;
+  /** The API (--api-client-type); for an alias it replaces the rows' own. Default openai_chat_completions. */
+  type?: ApiClientType;
   /** Extra headers (--header), added to every endpoint's own. */
   headers?: Record<string, string>;
 }
@@ -28,8 +34,9 @@ export interface ResolvedModel {
 }
 
 /**
- * Resolves `-m`: a registry alias gives that entry's model and replicas; anything else is a literal
- * model id at `baseUrl`.
+ * Resolves `-m`: a registry alias gives that entry's model and replicas (with -b, -k and the type
+ * overriding the rows' own when given, as in verifiers); anything else is a literal model id at
+ * `baseUrl`.
  *
  * @example resolveModel({ model: "qwen3", registry }) // { model: "Qwen/Qwen3-0.6B", endpoints: [...] }
  * @example resolveModel({ model: "gpt-4.1-mini", baseUrl: "https://api.openai.com/v1", apiKeyVar: "OPENAI_API_KEY" })
@@ -38,11 +45,17 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const extraHeaders = options.headers ?? {};
   const entry = options.registry?.get(options.model);
   if (entry) {
+    const replicas =
+      options.baseUrl !== undefined && options.baseUrl !== ""
+        ? [{ ...entry.replicas[0]!, baseUrl: options.baseUrl }]
+        : entry.replicas;
     return {
       model: entry.model,
       endpointId: entry.endpointId,
-      endpoints: entry.replicas.map((replica) => ({
+      endpoints: replicas.map((replica) => ({
         ...replica,
+        ...(options.type ? { type: options.type } : {}),
+        ...(options.apiKeyVar ? { apiKeyVar: options.apiKeyVar } : {}),
         headers: { ...replica.headers, ...extraHeaders },
       })),
     };
@@ -58,7 +71,12 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
     model: options.model,
     endpointId: null,
     endpoints: [
-      { baseUrl: options.baseUrl, apiKeyVar: options.apiKeyVar ?? null, headers: { ...extraHeaders } },
+      {
+        type: options.type ?? DEFAULT_CLIENT_TYPE,
+        baseUrl: options.baseUrl,
+        apiKeyVar: options.apiKeyVar ?? null,
+        headers: { ...extraHeaders },
+      },
     ],
   };
 }

@@ -1,4 +1,4 @@
-/** @vf-rl/core/testing: a scripted OpenAI-compatible server and reply scripts, for offline tests. */
+/** @vf-rl/core/testing: a scripted model server (every API vf speaks) and reply scripts, for offline tests. */
 
 export {
   type EvaluateScriptedOptions,
@@ -6,6 +6,7 @@ export {
   evaluateScripted,
 } from "./evaluate-scripted.ts";
 export { type ReferenceRepliesOptions, referenceReplies } from "./reference-replies.ts";
+export type { ScriptedApi } from "./scripted-dialect.ts";
 export {
   byPrompt,
   echoLastUser,

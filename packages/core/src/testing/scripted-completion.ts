@@ -1,19 +1,20 @@
 /**
- * Builds the chat-completion bodies the scripted server sends: the JSON of a whole completion
- * (with vLLM's token fields when asked) and the SSE chunks of a streamed one.
+ * The chat-completions API as the scripted server speaks it (POST /v1/chat/completions): the JSON of
+ * a whole completion (with vLLM's token fields when asked) and the SSE chunks of a streamed one.
+ * Request bodies are what scripts see, unchanged.
  */
-import type { ScriptedReply, ScriptedRequest } from "./scripted-reply.ts";
+import {
+  type AnswerContext,
+  hasBearer,
+  type MessageReply,
+  openAIError,
+  type ScriptedDialect,
+} from "./scripted-dialect.ts";
+import type { ScriptedRequest } from "./scripted-reply.ts";
 import { countTokens, logprobContent, renderCompletion, renderPrompt, tokenIds } from "./scripted-tokens.ts";
 
-type MessageReply = Extract<ScriptedReply, { type: "message" }>;
-
 /** What one completion needs besides the reply. */
-export interface CompletionContext {
-  id: string;
-  created: number;
-  /** Whether to add `prompt_token_ids`, `token_ids` and `logprobs.content`. */
-  withTokens: boolean;
-}
+export type CompletionContext = Omit<AnswerContext, "index">;
 
 /** The assistant message of a reply, in wire shape. */
 export function wireMessage(reply: MessageReply, index: number): Record<string, unknown> {
@@ -151,3 +152,22 @@ export function completionChunks(
   events.push("data: [DONE]\n\n");
   return events;
 }
+
+/** POST /v1/chat/completions. */
+export const chatDialect: ScriptedDialect = {
+  api: "openai_chat_completions",
+  path: "/v1/chat/completions",
+  idPrefix: "chatcmpl-scripted-",
+  view: (body) => {
+    if (!Array.isArray(body.messages)) return "request body needs a messages array";
+    if (body.n !== undefined && body.n !== 1)
+      return `the scripted server answers n=1 only, got n=${String(body.n)}`;
+    return body as ScriptedRequest;
+  },
+  hasKey: hasBearer,
+  wantsTokens: (view) => view.logprobs === true || view.return_token_ids === true,
+  message: (view, reply, context) => completionBody(view, reply, context.index, context),
+  empty: (view, context) => emptyBody(view, context),
+  error: openAIError,
+  stream: (view, reply, context) => completionChunks(view, reply, context.index, context),
+};

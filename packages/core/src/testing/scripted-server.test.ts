@@ -140,7 +140,7 @@ describe("startScriptedServer", () => {
     const several = await post(server.url, JSON.stringify({ model: "m", messages, n: 2 }));
     expect(several.status).toBe(400);
     expect(several.json.error.message).toContain("n=1 only");
-    const route = await fetch(`${server.url}/completions`, { method: "POST", body: "{}" });
+    const route = await fetch(`${server.url}/embeddings`, { method: "POST", body: "{}" });
     expect(route.status).toBe(404);
     expect(server.requests).toHaveLength(0);
   });
@@ -175,6 +175,81 @@ describe("startScriptedServer", () => {
     const { server, client } = await serve({ record: false });
     await client.chat({ model: "m", messages: [{ role: "user", content: "x" }], sampling: {} });
     expect(server.requests).toEqual([]);
+  });
+});
+
+describe("the scripted server's other APIs", () => {
+  const anthropic = (url: string, headers: Record<string, string>, body: unknown) =>
+    fetch(`${url.replace(/\/v1$/, "")}/v1/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+  const hello = { model: "m", max_tokens: 16, messages: [{ role: "user", content: "hello" }] };
+
+  it("answers Anthropic's wire format: x-api-key, anthropic-version, its error shape", async () => {
+    const server = await startScriptedServer({ apiKey: "sk-ant" });
+    opened.push(server);
+    const ok = await anthropic(
+      server.url,
+      { "x-api-key": "sk-ant", "anthropic-version": "2023-06-01" },
+      hello,
+    );
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({
+      type: "message",
+      role: "assistant",
+      content: [{ type: "text", text: "hello" }],
+      stop_reason: "end_turn",
+      usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) },
+    });
+    const wrongKey = await anthropic(
+      server.url,
+      { "x-api-key": "nope", "anthropic-version": "2023-06-01" },
+      hello,
+    );
+    expect(wrongKey.status).toBe(401);
+    expect(await wrongKey.json()).toEqual({
+      type: "error",
+      error: { type: "authentication_error", message: "Incorrect API key provided." },
+    });
+    const noVersion = await anthropic(server.url, { "x-api-key": "sk-ant" }, hello);
+    expect(noVersion.status).toBe(400);
+    expect(await noVersion.json()).toMatchObject({
+      error: { message: "anthropic-version: header is required" },
+    });
+    const noMax = await anthropic(
+      server.url,
+      { "x-api-key": "sk-ant", "anthropic-version": "2023-06-01" },
+      { ...hello, max_tokens: undefined },
+    );
+    expect(noMax.status).toBe(400);
+    expect(server.apis).toEqual(["anthropic_messages"]);
+  });
+
+  it("checks the key on GET /v1/models, sent either way", async () => {
+    const server = await startScriptedServer({ apiKey: "k" });
+    opened.push(server);
+    expect((await fetch(`${server.url}/models`)).status).toBe(401);
+    expect((await fetch(`${server.url}/models`, { headers: { authorization: "Bearer k" } })).status).toBe(
+      200,
+    );
+    expect((await fetch(`${server.url}/models`, { headers: { "x-api-key": "k" } })).status).toBe(200);
+  });
+
+  it("answers a reply with tool calls on /v1/completions with a 500 saying why", async () => {
+    const server = await startScriptedServer({
+      reply: () => ({ type: "message", toolCalls: [{ name: "f", arguments: {} }] }),
+    });
+    opened.push(server);
+    const response = await fetch(`${server.url}/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", prompt: "x" }),
+    });
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /cannot be sent over \/v1\/completions: the reply has tool calls/,
+    );
   });
 });
 

@@ -1,13 +1,23 @@
 /**
- * A real OpenAI-compatible HTTP server on loopback whose answers are scripted: for tests of vf and
- * of environments, and for benchmarks. It speaks POST /v1/chat/completions (whole or streamed) and
- * GET /v1/models, returns vLLM's token fields when asked, and can answer with HTTP errors, dropped
- * connections, garbage bodies and empty choices. Per-request work is kept small: it runs in the
- * throughput benchmark at hundreds of concurrent connections.
+ * A real model server on loopback whose answers are scripted: for tests of vf and of environments,
+ * and for benchmarks. It speaks every API vf's clients do, each at its own route and in its own wire
+ * format, all driven by the same reply script (which sees each request as chat messages):
+ *
+ *   POST /v1/chat/completions   OpenAI chat completions, whole or streamed (scripted-completion.ts)
+ *   POST /v1/completions        OpenAI text completions (scripted-text-completion.ts)
+ *   POST /v1/responses          OpenAI Responses (scripted-responses.ts)
+ *   POST /v1/messages           Anthropic Messages, with its headers and error shape (scripted-anthropic.ts)
+ *   GET  /v1/models             the models served
+ *
+ * It returns vLLM's token fields when asked, and can answer with HTTP errors, dropped connections,
+ * garbage bodies and empty answers. Per-request work is kept small: it runs in the throughput
+ * benchmark at hundreds of concurrent connections.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { completionBody, completionChunks, emptyBody } from "./scripted-completion.ts";
+import { anthropicDialect, anthropicError } from "./scripted-anthropic.ts";
+import { chatDialect } from "./scripted-completion.ts";
+import { hasBearer, openAIError, type ScriptedApi, type ScriptedDialect } from "./scripted-dialect.ts";
 import {
   echoLastUser,
   type ReplyFn,
@@ -15,6 +25,12 @@ import {
   type ScriptedRequest,
   toScriptedReply,
 } from "./scripted-reply.ts";
+import { responsesDialect } from "./scripted-responses.ts";
+import { textCompletionDialect } from "./scripted-text-completion.ts";
+
+const DIALECTS = new Map<string, ScriptedDialect>(
+  [chatDialect, textCompletionDialect, responsesDialect, anthropicDialect].map((d) => [d.path, d]),
+);
 
 /** How the scripted server behaves. Every field is optional. */
 export interface ScriptedServerOptions {
@@ -24,9 +40,12 @@ export interface ScriptedServerOptions {
   latencyMs?: number | ((request: ScriptedRequest, index: number) => number);
   /** Return vLLM's token fields on every completion, not only when the request asks; default false. */
   tokens?: boolean;
-  /** When set, chat requests must send `Authorization: Bearer <apiKey>`, else 401. */
+  /**
+   * When set, requests must carry this key as their API sends it (`Authorization: Bearer` for
+   * OpenAI's, `x-api-key` for Anthropic's; either for GET /v1/models), else 401.
+   */
   apiKey?: string;
-  /** Models served, listed by GET /v1/models; when set, chat requests for other models get 404. */
+  /** Models served, listed by GET /v1/models; when set, requests for other models get 404. */
   models?: string[];
   /** Keep every request body and headers in `requests`/`headers`; default true (off for benchmarks). */
   record?: boolean;
@@ -40,10 +59,17 @@ export interface ScriptedServerOptions {
 export interface ScriptedServer {
   /** Base URL for OpenAI clients, ending in /v1, e.g. http://127.0.0.1:40123/v1. */
   url: string;
-  /** The chat request bodies received, in arrival order, exactly as sent. */
+  /**
+   * The requests received, in arrival order, as scripts saw them: chat-completions bodies exactly as
+   * sent; other APIs' as chat messages and OpenAI tools beside their other fields.
+   */
   requests: ScriptedRequest[];
   /** The headers of those requests, same order. */
   headers: IncomingHttpHeaders[];
+  /** The API each request came in on, same order. */
+  apis: ScriptedApi[];
+  /** The bodies of those requests exactly as sent, same order. */
+  bodies: Record<string, unknown>[];
   /** Stops listening and closes every open connection. */
   close(): Promise<void>;
 }
@@ -51,7 +77,7 @@ export interface ScriptedServer {
 const DEFAULT_MODELS = ["scripted"];
 
 /**
- * Starts a scripted OpenAI-compatible server on 127.0.0.1 (a free port unless `port` is given).
+ * Starts a scripted model server on 127.0.0.1 (a free port unless `port` is given).
  *
  * @example
  * const server = await startScriptedServer({ reply: fixedReply("4") });
@@ -63,41 +89,62 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
   const record = options.record ?? true;
   const requests: ScriptedRequest[] = [];
   const headers: IncomingHttpHeaders[] = [];
+  const apis: ScriptedApi[] = [];
+  const bodies: Record<string, unknown>[] = [];
   const pending = new Set<NodeJS.Timeout>();
+  const served = options.models ?? DEFAULT_MODELS;
   const modelsBody = JSON.stringify({
     object: "list",
-    data: (options.models ?? DEFAULT_MODELS).map((id) => ({
+    // Both APIs' model fields, so the openai and Anthropic SDKs each read their own.
+    data: served.map((id) => ({
       id,
       object: "model",
+      type: "model",
       created: 0,
+      created_at: "1970-01-01T00:00:00Z",
+      display_name: id,
       owned_by: "vf",
     })),
+    has_more: false,
+    first_id: served[0] ?? null,
+    last_id: served[served.length - 1] ?? null,
   });
   let counter = 0;
 
-  const answerChat = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
-    let request: ScriptedRequest;
+  const answer = async (
+    dialect: ScriptedDialect,
+    req: IncomingMessage,
+    res: ServerResponse,
+    raw: string,
+  ): Promise<void> => {
+    const fail = (status: number, message: string, code?: string, format?: "openai" | "flat") =>
+      sendJson(res, status, dialect.error(status, message, code, format));
+    let body: Record<string, unknown>;
     try {
-      request = JSON.parse(raw) as ScriptedRequest;
+      body = JSON.parse(raw) as Record<string, unknown>;
     } catch {
-      return sendError(res, 400, "request body is not valid JSON");
+      return fail(400, "request body is not valid JSON");
     }
-    if (typeof request !== "object" || request === null || !Array.isArray(request.messages)) {
-      return sendError(res, 400, "request body needs a messages array");
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      return fail(400, "request body must be a JSON object");
     }
-    if (request.n !== undefined && request.n !== 1) {
-      return sendError(res, 400, `the scripted server answers n=1 only, got n=${String(request.n)}`);
+    if (options.apiKey !== undefined && !dialect.hasKey(req.headers, options.apiKey)) {
+      return fail(401, "Incorrect API key provided.", "invalid_api_key");
     }
-    if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
-      return sendError(res, 401, "Incorrect API key provided.", "invalid_api_key");
+    const request = dialect.view(body, req.headers);
+    if (typeof request === "string") return fail(400, request);
+    if (request.stream === true && !dialect.stream) {
+      return fail(400, `the scripted server streams only chat completions; ${dialect.path} answers whole`);
     }
     if (options.models && !options.models.includes(request.model)) {
-      return sendError(res, 404, `The model \`${request.model}\` does not exist.`, "model_not_found");
+      return fail(404, `The model \`${request.model}\` does not exist.`, "model_not_found");
     }
     const index = counter++;
     if (record) {
       requests.push(request);
       headers.push(req.headers);
+      apis.push(dialect.api);
+      bodies.push(body);
     }
     const latency =
       typeof options.latencyMs === "function" ? options.latencyMs(request, index) : (options.latencyMs ?? 0);
@@ -115,27 +162,33 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     try {
       scripted = toScriptedReply(await reply(request, index));
     } catch (error) {
-      return sendError(
-        res,
-        500,
-        `the reply script threw: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      return fail(500, `the reply script threw: ${error instanceof Error ? error.message : String(error)}`);
     }
     const context = {
-      id: `chatcmpl-scripted-${index}`,
+      id: `${dialect.idPrefix}${index}`,
       created: Math.floor(Date.now() / 1000),
-      withTokens: options.tokens === true || request.logprobs === true || request.return_token_ids === true,
+      withTokens: options.tokens === true || dialect.wantsTokens(request),
+      index,
     };
     switch (scripted.type) {
-      case "message":
-        if (request.stream === true)
-          return sendStream(res, completionChunks(request, scripted, index, context));
-        return sendJson(res, 200, completionBody(request, scripted, index, context));
+      case "message": {
+        if (request.stream === true && dialect.stream) {
+          return sendStream(res, dialect.stream(request, scripted, context));
+        }
+        let text: string;
+        try {
+          text = dialect.message(request, scripted, context);
+        } catch (error) {
+          return fail(500, `the reply cannot be sent over ${dialect.path}: ${(error as Error).message}`);
+        }
+        return sendJson(res, 200, text);
+      }
       case "empty":
-        if (request.stream === true) return sendStream(res, completionChunks(request, null, index, context));
-        return sendJson(res, 200, emptyBody(request, context));
+        if (request.stream === true && dialect.stream)
+          return sendStream(res, dialect.stream(request, null, context));
+        return sendJson(res, 200, dialect.empty(request, context));
       case "error":
-        return sendError(res, scripted.status, scripted.message, scripted.code, scripted.format);
+        return fail(scripted.status, scripted.message, scripted.code, scripted.format);
       case "garbage":
         res.writeHead(200, {
           "content-type": scripted.contentType ?? "application/json",
@@ -146,7 +199,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       case "drop":
         if (scripted.midBody === true) {
           res.writeHead(200, { "content-type": "application/json", "content-length": 4096 });
-          res.write('{"id":"chatcmpl-cut","choices":[{"index":0,');
+          res.write(`{"id":"${context.id}","choices":[{"index":0,`);
           // Let the partial body reach the client before the connection dies.
           setImmediate(() => req.socket.destroy());
           return;
@@ -157,17 +210,33 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
   };
 
   const server = createServer((req, res) => {
-    const path = req.url === undefined ? "" : req.url.split("?", 1)[0];
+    const path = req.url === undefined ? "" : req.url.split("?", 1)[0]!;
     if (req.method === "GET" && path === "/v1/models") {
+      req.resume();
+      const key = options.apiKey;
+      if (key !== undefined && !hasBearer(req.headers, key) && req.headers["x-api-key"] !== key) {
+        const anthropic = req.headers["x-api-key"] !== undefined;
+        const message = "Incorrect API key provided.";
+        sendJson(
+          res,
+          401,
+          anthropic ? anthropicError(401, message) : openAIError(401, message, "invalid_api_key"),
+        );
+        return;
+      }
       sendJson(res, 200, modelsBody);
       return;
     }
-    if (req.method !== "POST" || path !== "/v1/chat/completions") {
+    const dialect = req.method === "POST" ? DIALECTS.get(path) : undefined;
+    if (dialect === undefined) {
       req.resume();
-      sendError(
+      sendJson(
         res,
         404,
-        `no route ${req.method} ${path}: the scripted server serves POST /v1/chat/completions`,
+        openAIError(
+          404,
+          `no route ${req.method} ${path}: the scripted server serves POST ${[...DIALECTS.keys()].join(", ")} and GET /v1/models`,
+        ),
       );
       return;
     }
@@ -175,8 +244,8 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const raw = chunks.length === 1 ? chunks[0]!.toString() : Buffer.concat(chunks).toString();
-      answerChat(req, res, raw).catch((error: unknown) => {
-        if (!res.headersSent) sendError(res, 500, String(error));
+      answer(dialect, req, res, raw).catch((error: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, dialect.error(500, String(error)));
       });
     });
   });
@@ -198,6 +267,8 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     url: `http://${host}:${address.port}/v1`,
     requests,
     headers,
+    apis,
+    bodies,
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const timer of pending) clearTimeout(timer);
@@ -218,24 +289,4 @@ function sendStream(res: ServerResponse, events: string[]): void {
   if (res.destroyed) return;
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   res.end(events.join(""));
-}
-
-const ERROR_TYPES: Record<number, string> = {
-  400: "invalid_request_error",
-  401: "authentication_error",
-  403: "permission_error",
-  404: "not_found_error",
-  429: "rate_limit_error",
-};
-
-function sendError(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  code?: string,
-  format: "openai" | "flat" = "openai",
-): void {
-  const type = ERROR_TYPES[status] ?? (status >= 500 ? "server_error" : "invalid_request_error");
-  const error = { message, type, param: null, code: code ?? null };
-  sendJson(res, status, JSON.stringify(format === "flat" ? { object: "error", ...error } : { error }));
 }

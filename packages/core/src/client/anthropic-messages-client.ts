@@ -1,0 +1,116 @@
+/**
+ * `ModelClient` over Anthropic's Messages API (client type `anthropic_messages`), through the
+ * official `@anthropic-ai/sdk`: the system prompt is sent apart, tool calls and results travel as
+ * tool_use/tool_result blocks (anthropic-input.ts), and the answer is read back into vf's message
+ * shape (anthropic-output.ts), so a rollout record is the same as over any other API.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
+import type { Agent } from "undici";
+import { anthropicPrompt, anthropicTools } from "./anthropic-input.ts";
+import { anthropicToModelResponse } from "./anthropic-output.ts";
+import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
+import {
+  connectionPool,
+  type ModelClientOptions,
+  type ResolvedClientOptions,
+  resolveClientOptions,
+} from "./model-client-options.ts";
+import { pooledFetch } from "./pooled-fetch.ts";
+import { preflight } from "./preflight.ts";
+import { retryingCall } from "./retrying-call.ts";
+import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampling-fields.ts";
+import { sdkRequestOptions } from "./sdk-request-options.ts";
+
+/** The `max_tokens` sent when none is given: Anthropic requires one (verifiers uses the same). */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+/**
+ * A model endpoint spoken to over Anthropic's Messages API. `baseUrl` is the host
+ * (https://api.anthropic.com); a trailing /v1 is dropped, as the SDK adds /v1/messages itself.
+ *
+ * @example
+ * const client = new AnthropicMessagesClient({ baseUrl: "https://api.anthropic.com", apiKey: process.env.ANTHROPIC_API_KEY! });
+ * const response = await client.chat({ model: "claude-sonnet-4-5", messages, sampling: { max_tokens: 1024 } });
+ */
+export class AnthropicMessagesClient implements ModelClient {
+  readonly type = "anthropic_messages";
+  readonly baseUrl: string;
+  /** The messages URL, as named in error messages. */
+  readonly messagesUrl: string;
+  private readonly options: ResolvedClientOptions;
+  private readonly agent: Agent;
+  private readonly sdk: Anthropic;
+
+  constructor(options: ModelClientOptions) {
+    this.options = resolveClientOptions(options);
+    this.baseUrl = this.options.baseUrl.replace(/\/v1$/, "");
+    this.messagesUrl = `${this.baseUrl}/v1/messages`;
+    this.agent = connectionPool(this.options);
+    // Every setting is given, so the SDK reads none of ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL or its
+    // profile files: the key is the one the endpoint names.
+    this.sdk = new Anthropic({
+      baseURL: this.baseUrl,
+      apiKey: this.options.apiKey,
+      defaultHeaders: this.options.headers,
+      maxRetries: 0,
+      timeout: this.options.timeoutMs,
+      fetch: pooledFetch(this.agent),
+    });
+  }
+
+  /** Sends one request; retries transient failures (429, 5xx, 529 overloaded), then throws the typed errors. */
+  async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ModelResponse> {
+    const body = requestBody(request);
+    const raw = await retryingCall(
+      (signal) => this.sdk.messages.create(body, sdkRequestOptions(signal, options.headers)),
+      {
+        url: this.messagesUrl,
+        model: request.model,
+        apiKeyVar: this.options.apiKeyVar,
+        timeoutMs: this.options.timeoutMs,
+        signal: options.signal,
+      },
+      this.options,
+    );
+    return anthropicToModelResponse(raw, this.messagesUrl);
+  }
+
+  /** GET /v1/models once: see `ModelClient.preflight`. */
+  preflight(): Promise<void> {
+    return preflight((signal) => this.sdk.models.list({}, { signal }), {
+      baseUrl: this.baseUrl,
+      apiKeyVar: this.options.apiKeyVar,
+    });
+  }
+
+  /** Closes the connection pool. Calls after this fail. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/**
+ * The body: the system prompt apart, the turns, tools when there are some, and sampling args as given
+ * with the chat API's spellings moved to Anthropic's: `max_completion_tokens` to `max_tokens`
+ * (default 4096, as Anthropic requires one) and `stop` to `stop_sequences`.
+ */
+export function requestBody(request: ChatRequest): MessageCreateParamsNonStreaming {
+  const fields = samplingFields(request.sampling);
+  renameTokenLimit(fields, "max_tokens");
+  refuseSeveralChoices(fields, "Messages API");
+  if (fields.stop !== undefined && fields.stop !== null) {
+    fields.stop_sequences = Array.isArray(fields.stop) ? fields.stop : [fields.stop];
+  }
+  delete fields.stop;
+  const prompt = anthropicPrompt(request.messages);
+  const body: Record<string, unknown> = {
+    max_tokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
+    ...fields,
+    model: request.model,
+    messages: prompt.messages,
+  };
+  if (prompt.system !== undefined) body.system = prompt.system;
+  if (request.tools && request.tools.length > 0) body.tools = anthropicTools(request.tools);
+  return body as unknown as MessageCreateParamsNonStreaming;
+}

@@ -1,0 +1,96 @@
+/**
+ * `ModelClient` over OpenAI's Responses API (client type `openai_responses`), through the `openai`
+ * package's `responses.create`. The conversation is sent whole as `input` items each turn (nothing
+ * is chained through `previous_response_id`), so a rollout reads the same as over chat completions.
+ */
+import type OpenAI from "openai";
+import type { ResponseCreateParamsNonStreaming } from "openai/resources/responses/responses";
+import type { Agent } from "undici";
+import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
+import {
+  connectionPool,
+  type ModelClientOptions,
+  type ResolvedClientOptions,
+  resolveClientOptions,
+} from "./model-client-options.ts";
+import { openAISdk } from "./openai-sdk.ts";
+import { preflight } from "./preflight.ts";
+import { responsesInput, responsesTools } from "./responses-input.ts";
+import { responsesToModelResponse } from "./responses-output.ts";
+import { retryingCall } from "./retrying-call.ts";
+import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampling-fields.ts";
+import { sdkRequestOptions } from "./sdk-request-options.ts";
+
+/**
+ * A model endpoint spoken to over the OpenAI Responses API.
+ *
+ * @example
+ * const client = new OpenAIResponsesClient({ baseUrl: "https://api.openai.com/v1", apiKey: process.env.OPENAI_API_KEY! });
+ * const response = await client.chat({ model: "gpt-4.1-mini", messages, sampling: { max_tokens: 256 } });
+ */
+export class OpenAIResponsesClient implements ModelClient {
+  readonly type = "openai_responses";
+  readonly baseUrl: string;
+  /** The responses URL, as named in error messages. */
+  readonly responsesUrl: string;
+  private readonly options: ResolvedClientOptions;
+  private readonly agent: Agent;
+  private readonly sdk: OpenAI;
+
+  constructor(options: ModelClientOptions) {
+    this.options = resolveClientOptions(options);
+    this.baseUrl = this.options.baseUrl;
+    this.responsesUrl = `${this.baseUrl}/responses`;
+    this.agent = connectionPool(this.options);
+    this.sdk = openAISdk(this.options, this.agent);
+  }
+
+  /** Sends one request; retries transient failures, then throws the typed errors of errors.ts. */
+  async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ModelResponse> {
+    const body = requestBody(request);
+    const raw = await retryingCall(
+      (signal) => this.sdk.responses.create(body, sdkRequestOptions(signal, options.headers)),
+      {
+        url: this.responsesUrl,
+        model: request.model,
+        apiKeyVar: this.options.apiKeyVar,
+        timeoutMs: this.options.timeoutMs,
+        signal: options.signal,
+      },
+      this.options,
+    );
+    return responsesToModelResponse(raw, this.responsesUrl);
+  }
+
+  /** GET /models once: see `ModelClient.preflight`. */
+  preflight(): Promise<void> {
+    return preflight((signal) => this.sdk.models.list({ signal }), this.options);
+  }
+
+  /** Closes the connection pool. Calls after this fail. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/**
+ * The body: `input` items and function tools, sampling args as given with the token limit moved to
+ * `max_output_tokens` and `reasoning_effort` to `reasoning.effort`, so -t and the chat API's
+ * spellings mean the same here.
+ */
+export function requestBody(request: ChatRequest): ResponseCreateParamsNonStreaming {
+  const fields = samplingFields(request.sampling);
+  renameTokenLimit(fields, "max_output_tokens");
+  refuseSeveralChoices(fields, "Responses API");
+  if (fields.reasoning_effort !== undefined) {
+    fields.reasoning = { ...(fields.reasoning as object | undefined), effort: fields.reasoning_effort };
+    delete fields.reasoning_effort;
+  }
+  const body: Record<string, unknown> = {
+    ...fields,
+    model: request.model,
+    input: responsesInput(request.messages),
+  };
+  if (request.tools && request.tools.length > 0) body.tools = responsesTools(request.tools);
+  return body as unknown as ResponseCreateParamsNonStreaming;
+}
