@@ -83,6 +83,7 @@ async function newProject(name: string): Promise<string> {
 
 const PUBLISHED = [
   "packages/core",
+  "packages/env-server",
   "packages/engine",
   "packages/train",
   "packages/hub",

@@ -1,4 +1,7 @@
-/** `vf env`: share environments through a Hub: push, install, pull, browse and manage versions. */
+/**
+ * `vf env`: share environments through a Hub (push, install, pull, browse, manage versions), and
+ * serve one to Python RL engines (serve, tasks).
+ */
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { registerEnvDelete } from "./env-delete.ts";
@@ -8,6 +11,8 @@ import { registerEnvInstall } from "./env-install.ts";
 import { registerEnvList } from "./env-list.ts";
 import { registerEnvPull } from "./env-pull.ts";
 import { registerEnvPush } from "./env-push.ts";
+import { registerEnvServe } from "./env-serve.ts";
+import { registerEnvTasks } from "./env-tasks.ts";
 import { registerEnvUninstall } from "./env-uninstall.ts";
 import { registerEnvVersions } from "./env-versions.ts";
 import { registerEnvVisibility } from "./env-visibility.ts";
@@ -28,7 +33,8 @@ Examples:
   vf env push environments/my-env               publish (again: "already at version X")
   vf env install ada/my-env@0.1.0               then: vf eval ada/my-env
   vf env search math                            find environments
-  vf env info ada/my-env                        versions, install commands`,
+  vf env info ada/my-env                        versions, install commands
+  vf env serve reverse-text                     to prime-rl / verifiers on tcp://127.0.0.1:5000`,
     );
   registerEnvPush(env, io);
   registerEnvInstall(env, io);
@@ -40,4 +46,6 @@ Examples:
   registerEnvInspect(env, io);
   registerEnvDelete(env, io);
   registerEnvVisibility(env, io);
+  registerEnvServe(env, io);
+  registerEnvTasks(env, io);
 }

@@ -1,0 +1,112 @@
+/**
+ * `vf env serve <env>`: serves an environment to Python RL engines (prime-rl, verifiers) over
+ * verifiers' ZeroMQ env-server protocols, v1 and v0, with a pool of worker processes. Prints the
+ * bound address on stdout, news on stderr; SIGTERM or Ctrl-C finishes accepted runs, then exits.
+ */
+import type { Command } from "commander";
+import { UsageError } from "../../cli-errors.ts";
+import type { Output } from "../../terminal/output.ts";
+import { integerFlag, jsonObjectFlag } from "../eval/parse-flag-values.ts";
+
+interface ServeFlags {
+  address: string;
+  envArgs?: Record<string, unknown>;
+  extraEnvKwargs?: Record<string, unknown>;
+  workers: number | "auto";
+  maxConcurrent: number;
+  static?: boolean;
+}
+
+/** `--workers N|auto`. */
+export function workersFlag(flag: string) {
+  const parse = integerFlag(flag, 1);
+  return (value: string): number | "auto" => (value === "auto" ? "auto" : parse(value));
+}
+
+export function registerEnvServe(env: Command, io: Output): void {
+  env
+    .command("serve")
+    .description(
+      "serve an environment to prime-rl and verifiers over ZeroMQ (env-server protocols v1 and v0)",
+    )
+    .argument("<env>", "environment id (reverse-text, owner/name@1.0.0) or package folder")
+    .option(
+      "--address <addr>",
+      "where to bind (tcp://HOST:PORT; port 0: any free one)",
+      "tcp://127.0.0.1:5000",
+    )
+    .option("-a, --env-args <json>", "arguments for the environment's loadEnvironment", jsonObjectFlag("-a"))
+    .option(
+      "-x, --extra-env-kwargs <json>",
+      'environment settings, e.g. {"max_turns": 3}',
+      jsonObjectFlag("-x"),
+    )
+    .option(
+      "-w, --workers <n|auto>",
+      "most worker processes (auto: one per core)",
+      workersFlag("--workers"),
+      1,
+    )
+    .option(
+      "--max-concurrent <n>",
+      "rollouts one worker runs at once; the pool grows at 90% of workers x this",
+      integerFlag("--max-concurrent", 1),
+      128,
+    )
+    .option("--static", "start every worker at once instead of growing the pool under load")
+    .addHelpText(
+      "after",
+      `
+Methods (v1: [request_id, method, msgpack] frames): health, run, cancel, and tasks (the rows as
+task data, also printed by vf env tasks). v0: run_rollout, run_group, ping, empty payload = cancel.
+
+Examples:
+  vf env serve reverse-text                           tcp://127.0.0.1:5000, one worker
+  vf env serve reverse-text --address tcp://127.0.0.1:0 -w auto
+  vf env serve ./environments/my-env -a '{"difficulty": "hard"}' -w 4`,
+    )
+    .action(async (envId: string, flags: ServeFlags) => {
+      const { availableParallelism } = await import("node:os");
+      const { startEnvServer } = await import("@vf-rl/env-server");
+      const maxWorkers = flags.workers === "auto" ? availableParallelism() : flags.workers;
+      const server = await startEnvServer({
+        envId,
+        address: flags.address,
+        envArgs: flags.envArgs ?? {},
+        extraEnvKwargs: flags.extraEnvKwargs ?? {},
+        maxWorkers,
+        elastic: !flags.static,
+        maxConcurrent: flags.maxConcurrent,
+        log: (line) => io.err(line),
+      }).catch((error: unknown) => {
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new UsageError(
+          `cannot bind ${flags.address} (${detail}): pick another port, or :0 for any free one`,
+        );
+      });
+      io.out(server.address);
+      io.err(
+        `serving ${envId} on ${server.address} (up to ${maxWorkers} worker${maxWorkers === 1 ? "" : "s"}); Ctrl-C to stop`,
+      );
+      let stopping = 0;
+      const stopped = new Promise<void>((resolve, reject) => {
+        server.ready.catch(async (error: unknown) => {
+          await server.close();
+          reject(error);
+        });
+        const stop = (): void => {
+          stopping += 1;
+          if (stopping === 1) {
+            io.err("draining: finishing accepted runs, refusing new ones (again to stop at once)");
+            void server.drain().then(resolve, reject);
+          } else {
+            void server.close().then(resolve, reject);
+          }
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await stopped;
+      io.err("stopped");
+    });
+}

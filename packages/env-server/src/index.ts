@@ -1,0 +1,16 @@
+/**
+ * @vf-rl/env-server: vf environments served over verifiers' ZeroMQ environment-server protocols
+ * (v1 and v0) by a pool of worker processes, and a client of those protocols.
+ */
+export {
+  type ClientConfigV1,
+  EnvClient,
+  EnvServerRequestError,
+  type RunGroupOptions,
+  type RunOptions,
+} from "./client/env-client.ts";
+export type { Episode, ModelCall, Trace, TraceError, TraceTask } from "./episode/episode.ts";
+export type { MessageNode } from "./episode/message-graph.ts";
+export { EnvLoadError, type EnvServer, type EnvServerOptions, startEnvServer } from "./server/env-server.ts";
+export { fromRolloutOutput, TRAJECTORY_COLUMN } from "./wire/rollout-output.ts";
+export { fromTaskData, type TaskData, toTaskData } from "./wire/task-data.ts";

@@ -1,0 +1,69 @@
+/**
+ * verifiers' v1 environment-server protocol (verifiers/v1/serve at a60a606ec): a client's DEALER
+ * sends `[request_id, method, msgpack(body)]`, the server's ROUTER answers `[request_id,
+ * msgpack(reply)]` in any order, every reply holding `success` and `error`.
+ *
+ *   health  {}                                    -> {success, error}
+ *   run     {task_data, client, model, sampling}  -> {success, error, episode}
+ *   cancel  {request_id}                          -> {success, error, cancelled}
+ *   tasks   {split?, num_examples?}               -> {success, error, tasks, env_id}   (vf's own)
+ *
+ * These schemas read what a Python client sends (pydantic's JSON-mode dumps, nulls included).
+ */
+import { z } from "zod";
+import { pythonStringRepr } from "./wire-error.ts";
+
+/** verifiers' default endpoint when a client config names none. */
+export const PRIME_INFERENCE_URL = "https://api.pinference.ai/api/v1";
+
+/**
+ * `ClientConfig`: the endpoint the server's rollouts call. `type: "train"` asks the endpoint for
+ * token ids and logprobs (vLLM's fields) on every call; the renderer fields verifiers' train client
+ * uses are accepted and ignored (vf calls chat completions, not `/inference/v1/generate`).
+ */
+export const ClientConfigV1 = z.looseObject({
+  type: z.enum(["eval", "train"]).default("eval"),
+  base_url: z.string().default(PRIME_INFERENCE_URL),
+  api_key_var: z.string().default("PRIME_API_KEY"),
+  headers: z.record(z.string(), z.string()).nullish(),
+});
+export type ClientConfigV1 = z.infer<typeof ClientConfigV1>;
+
+/** `SamplingConfig`: temperature, top_p, reasoning_effort, max_tokens, plus anything passed through. */
+export const SamplingConfigV1 = z.record(z.string(), z.unknown());
+
+export const RunRequest = z.object({
+  task_data: z.record(z.string(), z.unknown()),
+  client: ClientConfigV1,
+  model: z.string().min(1),
+  sampling: SamplingConfigV1.nullish(),
+});
+export type RunRequest = z.infer<typeof RunRequest>;
+
+export const CancelRequest = z.object({ request_id: z.string() });
+export type CancelRequest = z.infer<typeof CancelRequest>;
+
+/** vf's extra method: the environment's rows as task data, so a client that owns data loading can get them. */
+export const TasksRequest = z.object({
+  split: z.enum(["train", "eval"]).default("train"),
+  /** Rows to return; -1 or absent: all. */
+  num_examples: z.number().int().min(-1).nullish(),
+});
+export type TasksRequest = z.infer<typeof TasksRequest>;
+
+/** The methods a v1 request may name. */
+export const V1_METHODS = ["health", "run", "cancel", "tasks"] as const;
+
+/** Every reply's two fields. */
+export interface BaseReply {
+  success: boolean;
+  error: string | null;
+}
+
+/** The reply to an aborted run, as verifiers words it. */
+export const CANCELLED_ERROR = "Cancelled: rollout aborted";
+
+/** verifiers' reply to an unknown method (Python's repr of the method name). */
+export function unknownMethodError(method: string): string {
+  return `unknown method ${pythonStringRepr(method)}`;
+}
