@@ -1,0 +1,99 @@
+/**
+ * A Python client written from the protocol (python/vf-bridge, on Debian's python3-zmq and
+ * python3-msgpack) against the real `vf env serve` in another process, and the bridge's facade
+ * over an in-process client object. The Python tests are unittest modules; this starts the servers
+ * they talk to and passes them the addresses.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const repo = fileURLToPath(new URL("../../..", import.meta.url));
+const bridge = join(repo, "python", "vf-bridge");
+const vf = join(repo, "packages", "cli", "bin", "vf.js");
+const PYTHON = "/usr/bin/python3";
+
+let scripted: ScriptedServer;
+const servers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  scripted = await startScriptedServer({
+    tokens: true,
+    record: false,
+    // "slow" rollouts stay in flight (to cancel or crash under them); "pause" ones finish late.
+    latencyMs: (request) => {
+      const text = lastUserText(request.messages);
+      return text.includes("slow") ? 60_000 : text.includes("pause") ? 1500 : 0;
+    },
+  });
+});
+
+afterAll(async () => {
+  for (const child of servers) child.kill("SIGKILL");
+  await scripted?.close();
+});
+
+/** Starts `vf env serve` on a free port; resolves with its address and, when asked, its first worker's pid. */
+async function serve(
+  args: string[],
+  waitForWorker: boolean,
+): Promise<{ address: string; workerPid?: number }> {
+  const child = spawn(process.execPath, [vf, "env", "serve", ...args, "--address", "tcp://127.0.0.1:0"], {
+    cwd: repo,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  servers.push(child);
+  let stderr = "";
+  const workerPid = new Promise<number>((resolve) => {
+    createInterface({ input: child.stderr! }).on("line", (line) => {
+      stderr += `${line}\n`;
+      const ready = /^worker 0 ready \(pid (\d+)\)/.exec(line);
+      if (ready) resolve(Number(ready[1]));
+    });
+  });
+  const address = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`vf env serve exited (${code}): ${stderr}`)));
+  });
+  return waitForWorker ? { address, workerPid: await workerPid } : { address };
+}
+
+function python(
+  modules: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(PYTHON, ["-m", "unittest", "-v", ...modules], {
+      cwd: bridge,
+      env: { ...process.env, PYTHONPATH: bridge, VF_MODEL_URL: scripted.url, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+describe("a Python client of vf env serve", () => {
+  it("speaks v1 and v0 to reverse-text: 512 concurrent runs, out-of-order replies, cancels, errors, a killed worker, the facade", async () => {
+    const { address, workerPid } = await serve(["reverse-text"], true);
+    const run = await python(["tests.test_v1_protocol", "tests.test_v0_protocol", "tests.test_facade"], {
+      VF_ADDRESS: address,
+      VF_WORKER_PID: String(workerPid),
+    });
+    expect(run.output).toMatch(/Ran 12 tests/);
+    expect(run.code, run.output).toBe(0);
+  }, 240_000);
+
+  it("gets health answered while the workers load, and failing environments as errors", async () => {
+    const env = join(repo, "packages", "env-server", "test", "fixtures", "faulty-env");
+    const { address } = await serve([env, "-a", JSON.stringify({ loadDelayMs: 3000 })], false);
+    const run = await python(["tests.test_v1_faults"], { VF_ADDRESS: address });
+    expect(run.output).toMatch(/Ran 3 tests/);
+    expect(run.code, run.output).toBe(0);
+  }, 120_000);
+});
