@@ -49,6 +49,7 @@ export {
 } from "./errors.ts";
 export { type EvaluateOptions, type EvaluateResult, evaluate } from "./generate/evaluate.ts";
 export { type GenerateOptions, type GenerateResult, generate } from "./generate/generate.ts";
+export { Slots } from "./generate/slots.ts";
 export {
   defineEnvironment,
   type EnvironmentDefinition,

@@ -11,6 +11,7 @@ import { Rubric } from "../rubrics/rubric.ts";
 import { lastUserText, type ReplyFn, type ScriptedServer, startScriptedServer } from "../testing/index.ts";
 import { evaluate } from "./evaluate.ts";
 import { generate } from "./generate.ts";
+import { Slots } from "./slots.ts";
 
 const rows = Array.from({ length: 6 }, (_, i) => ({ question: `echo ${i}`, answer: `echo ${i}` }));
 const makeEnv = () => {
@@ -149,6 +150,65 @@ describe("generate", () => {
     await expect(
       generate(env, inputs, { clients: client, model: "scripted", independentScoring: true }),
     ).rejects.toThrow(/drop -i/);
+  });
+
+  it("keeps several runs at once within their shared slots", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const client = await clientFor(async (request) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+      return lastUserText(request.messages);
+    });
+    const sharedSlots = new Slots(3);
+    const runs = [makeEnv(), makeEnv()].map(async (env) => {
+      const { inputs } = await env.inputs({ split: "eval", rolloutsPerExample: 2 });
+      return generate(env, inputs, { clients: client, model: "scripted", maxConcurrent: 8, sharedSlots });
+    });
+    const results = await Promise.all(runs);
+    expect(results.map((r) => r.records.length)).toEqual([12, 12]);
+    expect(peak).toBe(3);
+  });
+
+  it("scores each group as soon as it is done, or after every rollout with interleaveScoring: false", async () => {
+    const client = await clientFor((request) => lastUserText(request.messages), 5);
+    // A metric that notes how many model requests the server had received when it was scored.
+    const requestsSeen = (interleaveScoring: boolean) => {
+      const seen: number[] = [];
+      const env = new SingleTurnEnv({
+        dataset: Dataset.fromRows(rows),
+        rubric: new Rubric().addMetric(
+          () => {
+            seen.push(server!.requests.length);
+            return 0;
+          },
+          { name: "requests_seen" },
+        ),
+      });
+      return { env, seen, interleaveScoring };
+    };
+    for (const { env, seen, interleaveScoring } of [requestsSeen(true), requestsSeen(false)]) {
+      const start = server!.requests.length;
+      const { inputs } = await env.inputs({ split: "eval", numExamples: 4, rolloutsPerExample: 2 });
+      const groups: number[] = [];
+      const { records } = await generate(env, inputs, {
+        clients: client,
+        model: "scripted",
+        maxConcurrent: 1,
+        interleaveScoring,
+        onGroup: (done) => {
+          groups.push(done[0]!.example_id);
+        },
+      });
+      expect(records).toHaveLength(8);
+      expect(groups.sort()).toEqual([0, 1, 2, 3]);
+      const firstScored = seen[0]! - start;
+      // One rollout at a time: interleaved, the first group is scored while later ones still wait.
+      if (interleaveScoring) expect(firstScored).toBeLessThan(8);
+      else expect(seen.every((n) => n - start === 8)).toBe(true);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Runs rollouts of an environment against a model: inputs are grouped by example, at most
  * `maxConcurrent` rollouts are in flight, each group is scored together (or each rollout alone
- * with `independentScoring`), rollouts that ended with an infrastructure error are run again up to
+ * with `independentScoring`) as soon as it is done (or after every rollout, `interleaveScoring:
+ * false`), rollouts that ended with an infrastructure error are run again up to
  * `maxRetries` times, and every finished group is handed to `onGroup` as it completes, so a caller
  * can save incrementally. Cancelling keeps every finished group and drops unfinished ones.
  * An error every later call would repeat (a rejected key, an unknown model, a spent quota) stops
@@ -33,8 +34,19 @@ export interface GenerateOptions {
   sampling?: SamplingArgs;
   /** Rollouts in flight at once; default 32. */
   maxConcurrent?: number;
+  /**
+   * Slots shared with other runs going on at once (several evaluations of one command): a rollout
+   * holds one of these too, so together they stay within its size.
+   */
+  sharedSlots?: Slots;
   /** Score each rollout on its own instead of per group; default false. */
   independentScoring?: boolean;
+  /**
+   * Score each group as soon as its rollouts are done (default true); false: generate every rollout
+   * first, then score them all (verifiers' -N), e.g. to keep a judge model's calls out of the way of
+   * generation. Nothing reaches `onGroup` until every rollout is generated.
+   */
+  interleaveScoring?: boolean;
   /** Extra attempts for rollouts that ended with a retryable (infrastructure) error; default 0. */
   maxRetries?: number;
   /** Delay before retry n (1-based); default exponential from 1 s, capped at 60 s. */
@@ -80,30 +92,32 @@ export async function generate<Data>(
   const records: RolloutRecord[] = [];
   let cancelled = false;
 
-  const runUnit = async (unit: RolloutInput[], index: number): Promise<void> => {
+  // Null: no rollout of the unit started, because the run had stopped; it is left out.
+  const generateUnit = async (unit: RolloutInput[], index: number): Promise<RolloutState<Data>[] | null> => {
     const client = clients[index % clients.length]!;
     // Null: not started, because the run had stopped.
+    const run = async (input: RolloutInput): Promise<RolloutState<Data> | null> => {
+      if (options.signal?.aborted) throw new CancelledError();
+      if (stop.error) return null;
+      const cancel = scope.child();
+      try {
+        return await env.rollout(input, {
+          client: stop.watch(client, cancel.signal),
+          model: options.model,
+          sampling: options.sampling ?? {},
+          signal: cancel.signal,
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        });
+      } catch (error) {
+        if (error instanceof CancelledError && stop.error && !options.signal?.aborted) return stopped(input);
+        throw error;
+      } finally {
+        cancel.release();
+      }
+    };
+    const shared = options.sharedSlots;
     const rollout = (input: RolloutInput) =>
-      slots.with(async (): Promise<RolloutState<Data> | null> => {
-        if (options.signal?.aborted) throw new CancelledError();
-        if (stop.error) return null;
-        const cancel = scope.child();
-        try {
-          return await env.rollout(input, {
-            client: stop.watch(client, cancel.signal),
-            model: options.model,
-            sampling: options.sampling ?? {},
-            signal: cancel.signal,
-            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-          });
-        } catch (error) {
-          if (error instanceof CancelledError && stop.error && !options.signal?.aborted)
-            return stopped(input);
-          throw error;
-        } finally {
-          cancel.release();
-        }
-      });
+      slots.with(() => (shared ? shared.with(() => run(input)) : run(input)));
     const stopped = (input: RolloutInput): RolloutState<Data> => {
       const state = createState<Data>(input, {
         model: options.model,
@@ -116,7 +130,7 @@ export async function generate<Data>(
       return state;
     };
     const started = await Promise.all(unit.map(rollout));
-    if (started.every((state) => state === null)) return;
+    if (started.every((state) => state === null)) return null;
     const states = started.map((state, i) => state ?? stopped(unit[i]!));
     const maxRetries = options.maxRetries ?? 0;
     for (let attempt = 1; attempt <= maxRetries && !stop.error; attempt++) {
@@ -130,13 +144,27 @@ export async function generate<Data>(
         }),
       );
     }
+    return states;
+  };
+  const scoreUnit = async (states: RolloutState<Data>[] | null): Promise<void> => {
+    if (states === null) return;
     await env.score(states, { independent: options.independentScoring ?? false });
     const done = states.map((state) => toRecord(state, { stateColumns: options.stateColumns ?? [] }));
     records.push(...done);
     await options.onGroup?.(done, states as RolloutState<unknown>[]);
   };
 
-  const results = await Promise.allSettled(units.map(runUnit));
+  let results: PromiseSettledResult<unknown>[];
+  if (options.interleaveScoring ?? true) {
+    results = await Promise.allSettled(units.map(async (unit, i) => scoreUnit(await generateUnit(unit, i))));
+  } else {
+    // Every rollout first, then the scoring; units generated before a cancel are still scored and kept.
+    const generated = await Promise.allSettled(units.map(generateUnit));
+    const scored = await Promise.allSettled(
+      generated.flatMap((result) => (result.status === "fulfilled" ? [scoreUnit(result.value)] : [])),
+    );
+    results = [...generated.filter((result) => result.status === "rejected"), ...scored];
+  }
   scope.dispose();
   for (const result of results) {
     if (result.status === "fulfilled") continue;
