@@ -49,6 +49,11 @@ export interface EvaluateOptions extends Omit<GenerateOptions, "onGroup"> {
   passThreshold?: number;
   /** Where the endpoint is, for metadata.json (comma-joined for replicas). */
   baseUrl?: string;
+  /**
+   * The run's name (verifiers' `name` of an eval config block): saved in metadata.json, and it names
+   * the run's folder, `<outputDir>/evals/<name>--<model>/`, instead of the environment id.
+   */
+  name?: string;
   save?: SaveOptions;
   onStart?: (info: { total: number; alreadyDone: number; runDir?: string; warnings: string[] }) => void;
   onProgress?: (progress: EvaluateProgress) => void;
@@ -115,6 +120,7 @@ export async function evaluate<Data>(
         envId,
         model: options.model,
         settings,
+        ...(options.name !== undefined ? { name: options.name } : {}),
         ...(runDir ? { runDir } : {}),
       });
       if (plan.type === "resume") {
@@ -134,7 +140,10 @@ export async function evaluate<Data>(
     }
     if (!writer) {
       runId = newRunId();
-      writer = await RunWriter.open({ dir: runDirectory({ outputDir, envId, model: options.model, runId }) });
+      const folder = options.name ?? envId;
+      writer = await RunWriter.open({
+        dir: runDirectory({ outputDir, envId: folder, model: options.model, runId }),
+      });
     }
     if (writer.tookOver) {
       warnings.push(
@@ -150,6 +159,7 @@ export async function evaluate<Data>(
     });
     const metadata: RunMetadata = {
       env_id: envId,
+      ...(options.name !== undefined ? { name: options.name } : {}),
       env_args: env.envArgs,
       model: options.model,
       base_url: options.baseUrl ?? "",

@@ -34,6 +34,8 @@ export interface PlanResumeOptions {
   envId: string;
   model: string;
   settings: ResumeSettings;
+  /** The run's name, when it has one: its runs are under `<name>--<model>` instead of `<env>--<model>`. */
+  name?: string;
   /** A run folder the user named: it must match, or planning fails naming each difference. */
   runDir?: string;
 }
@@ -85,7 +87,8 @@ export async function planResume(options: PlanResumeOptions): Promise<ResumePlan
 
   const candidates: NothingToResume["candidates"] = [];
   let best: { dir: string; metadata: RunMetadata; started: number } | null = null;
-  for (const dir of await runFolders(envModelDirectory(options))) {
+  const folder = { outputDir: options.outputDir, envId: options.name ?? options.envId, model: options.model };
+  for (const dir of await runFolders(envModelDirectory(folder))) {
     let metadata: RunMetadata;
     let loaded: LoadedRow[];
     try {

@@ -15,6 +15,7 @@ export const METADATA_FILE = "metadata.json";
 export interface RunDirectoryOptions {
   /** The base folder (the output folder, `outputs` by default), which holds `evals/`. */
   outputDir: string;
+  /** The environment id, or the run's name when it has one. */
   envId: string;
   model: string;
   /** The run's folder name, usually from `newRunId()`. */
