@@ -19,12 +19,15 @@ export interface ReportOptions {
   write: (line: string) => void;
   /** Colours "error:" when stderr is a terminal. */
   colour?: Palette;
+  /** What failed, when the command does several things: "error: <subject>: <message>". */
+  subject?: string;
 }
 
 /** Prints an error the way every vf command does and returns the exit code. */
 export function reportError(error: unknown, options: ReportOptions): number {
   const message = error instanceof Error ? error.message : String(error);
-  options.write(`${options.colour?.red("error:") ?? "error:"} ${message}`);
+  const subject = options.subject ? `${options.subject}: ` : "";
+  options.write(`${options.colour?.red("error:") ?? "error:"} ${subject}${message}`);
   const hint = flagHint(error);
   if (hint) options.write(`hint: ${hint}`);
   if (options.verbose && error instanceof Error && error.stack) {

@@ -15,6 +15,8 @@ export interface RunVfOptions {
   input?: string;
   /** Sends SIGINT once stderr contains this text. */
   interruptWhen?: RegExp;
+  /** Called with everything written to stderr so far, each time more arrives. */
+  onStderr?: (stderr: string) => void;
   /** Kills the process after this long; default 120 s. */
   timeoutMs?: number;
 }
@@ -42,6 +44,7 @@ export function runVf(args: string[], options: RunVfOptions = {}): Promise<VfRes
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
+      options.onStderr?.(stderr);
       if (!interrupted && options.interruptWhen?.test(stderr)) {
         interrupted = true;
         child.kill("SIGINT");

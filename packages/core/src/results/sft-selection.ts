@@ -18,6 +18,8 @@ export interface SftFilter {
 /** The kept conversations and why the others were dropped. */
 export interface SftSelection {
   conversations: Message[][];
+  /** The kept rollouts, in the order of `conversations` (for their tool definitions, rewards, ...). */
+  records: RolloutRecord[];
   dropped: { failed: number; belowMinReward: number; notBestOfGroup: number; noReply: number };
 }
 
@@ -45,7 +47,11 @@ export function selectSftConversations(
     kept = [...best.values()];
   }
   kept.sort((a, b) => groupKey(a).localeCompare(groupKey(b)) || a.rollout_index - b.rollout_index);
-  return { conversations: kept.map((record) => [...record.prompt, ...record.completion]), dropped };
+  return {
+    conversations: kept.map((record) => [...record.prompt, ...record.completion]),
+    records: kept,
+    dropped,
+  };
 }
 
 /** One line for the user: how many were kept and why the rest were not. */

@@ -1,15 +1,18 @@
 /**
- * What `vf eval` does: resolve the flags (or a config's [[eval]] blocks) to evaluations, run each,
- * and upload it with --push. Loaded only when the command runs, so `vf --help` stays fast.
+ * What `vf eval` does: resolve the flags (or a config's [[eval]] blocks and sweeps) to evaluations,
+ * run them (run-evaluations.ts), end several with one comparison table, write --export-sft, and
+ * upload each with --push. Loaded only when the command runs, so `vf --help` stays fast.
  */
-import { EXIT_INTERRUPTED, UsageError } from "../../cli-errors.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, UsageError } from "../../cli-errors.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
+import { formatComparison } from "./comparison-table.ts";
 import { loadEvalConfig } from "./eval-config.ts";
 import type { EvalPushFlags } from "./eval-push.ts";
 import { EvalSpec, type RunSettings } from "./eval-spec.ts";
+import { exportSft, prepareSftExport } from "./export-sft.ts";
 import { reportUploader } from "./report-upload.ts";
-import { runEval } from "./run-eval.ts";
+import { runEvaluations } from "./run-evaluations.ts";
 
 /** The flags of `vf eval`, as commander parses them. */
 export interface EvalFlags extends EvalPushFlags {
@@ -36,6 +39,12 @@ export interface EvalFlags extends EvalPushFlags {
   independentScoring?: boolean;
   verbose?: boolean;
   abbreviatedSummary?: boolean;
+  disableTui?: boolean;
+  /** False with -N/--no-interleave-scoring. */
+  interleaveScoring: boolean;
+  exportSft?: string;
+  minReward?: number;
+  bestOfGroup?: boolean;
   header?: Record<string, string>;
   json?: boolean;
 }
@@ -71,10 +80,17 @@ export async function runEvalCommand(
     resume: flags.resume ?? false,
     outputDir: flags.outputDir,
     json: Boolean(flags.json),
+    disableTui: Boolean(flags.disableTui),
     verbose: Boolean(flags.verbose),
     abbreviated: Boolean(flags.abbreviatedSummary),
   };
+  if (!flags.exportSft && (flags.minReward !== undefined || flags.bestOfGroup)) {
+    throw new UsageError(
+      "--min-reward and --best-of-group filter what --export-sft writes: add --export-sft FILE",
+    );
+  }
   const specs = env.endsWith(".toml") ? await configSpecs(env, flags) : [specFromFlags(env, flags)];
+  if (flags.exportSft) await prepareSftExport(flags.exportSft);
   const upload = await reportUploader(
     flags,
     io,
@@ -82,14 +98,43 @@ export async function runEvalCommand(
   );
   const interrupt = onInterrupt(io);
   try {
-    for (const spec of specs) {
-      const result = await runEval(spec, settings, io, interrupt.signal);
-      if (result.cancelled) {
-        setExit(EXIT_INTERRUPTED);
-        return;
-      }
-      await upload?.(spec.envId, result);
+    const outcomes = await runEvaluations(specs, {
+      settings,
+      io,
+      signal: interrupt.signal,
+      maxConcurrent: flags.maxConcurrent ?? Math.max(...specs.map((spec) => spec.maxConcurrent)),
+    });
+    const finished = outcomes.flatMap(({ spec, result }) => (result ? [{ spec, result }] : []));
+    if (specs.length > 1 && !settings.json && finished.length > 0) {
+      const compared = finished.map(({ spec, result }) => ({
+        envId: result.metadata.env_id,
+        ...(spec.label ? { label: spec.label } : {}),
+        metadata: result.metadata,
+        records: result.records,
+      }));
+      io.out(["", ...formatComparison(compared)].join("\n"));
     }
+    if (interrupt.signal.aborted || finished.some(({ result }) => result.cancelled)) {
+      setExit(EXIT_INTERRUPTED);
+      return;
+    }
+    if (flags.exportSft) {
+      const filter = {
+        ...(flags.minReward !== undefined ? { minReward: flags.minReward } : {}),
+        bestOfGroup: Boolean(flags.bestOfGroup),
+      };
+      io.err(
+        await exportSft(
+          flags.exportSft,
+          finished.map(({ result }) => result),
+          filter,
+        ),
+      );
+    }
+    // A run that stopped early or failed every rollout is not a report.
+    for (const { spec, result, failed } of outcomes)
+      if (result && !failed) await upload?.(spec.envId, result);
+    if (outcomes.some((outcome) => outcome.failed)) setExit(EXIT_FAILURE);
   } finally {
     interrupt.dispose();
   }
@@ -109,6 +154,7 @@ async function configSpecs(path: string, flags: EvalFlags): Promise<EvalSpec[]> 
       ...(flags.maxConcurrent ? { maxConcurrent: flags.maxConcurrent } : {}),
     });
     if (flags.maxRetries !== undefined) spec.maxRetries = flags.maxRetries;
+    if (!flags.interleaveScoring) spec.interleaveScoring = false;
     return spec;
   });
 }
@@ -130,6 +176,7 @@ function specFromFlags(envId: string, flags: EvalFlags): EvalSpec {
     shuffle: flags.shuffle,
     shuffleSeed: flags.shuffleSeed,
     independentScoring: flags.independentScoring,
+    interleaveScoring: flags.interleaveScoring,
     stateColumns: flags.stateColumns,
   };
   return EvalSpec.parse({

@@ -70,9 +70,24 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option("--shuffle", "shuffle the examples before taking -n")
     .option("--shuffle-seed <n>", "seed for --shuffle (default 0)", integerFlag("--shuffle-seed"))
     .option("-i, --independent-scoring", "score each rollout alone instead of per group")
+    .option("-N, --no-interleave-scoring", "score after every rollout is generated, not group by group")
     .option("--header <name: value>", "extra HTTP header for the model endpoint (repeatable)", headerFlag)
     .option("--json", "print the summary as one JSON object (metadata.json's fields)")
     .option("-A, --abbreviated-summary", "leave the example prompt and completion out of the summary")
+    .option(
+      "-d, --disable-tui",
+      "plain progress lines, one per update (for logs), instead of the live display",
+    )
+    .option(
+      "--export-sft <file>",
+      "write the rollouts as chat JSONL for vf sft --data (failed ones left out)",
+    )
+    .option(
+      "--min-reward <r>",
+      "with --export-sft: only rollouts with at least this reward",
+      numberFlag("--min-reward"),
+    )
+    .option("--best-of-group", "with --export-sft: only the best rollout of each example")
     .option("-v, --verbose", "every error message, per-rollout values and stack traces of failures")
     .addHelpText(
       "after",
@@ -82,7 +97,8 @@ Examples:
   vf eval gsm8k -m gpt-4.1-mini -n 20 -r 3 -s       OpenAI (OPENAI_API_KEY), saved to ./outputs
   vf eval wordle -m qwen -e configs/endpoints.toml  an endpoint_id from the registry
   vf eval ./environments/my-env -b http://127.0.0.1:8000/v1 -m my-model
-  vf eval configs/eval/all.toml -s                  every [[eval]] block of a config
+  vf eval configs/eval/all.toml -s                  every [[eval]] block and [[ablation]] sweep of a config
+  vf eval gsm8k -m gpt-4.1 -n 200 --export-sft best.jsonl --min-reward 1 --best-of-group   distillation data
   vf eval gsm8k -m gpt-4.1-mini -n 20 -r 3 -s -R    continue an interrupted run`,
     )
     .action(async (env: string, flags: EvalFlags) => {

@@ -53,8 +53,8 @@ const EvalBlock = z
   .object({
     id: z.string(),
     env_id: z.string(),
-    /** The evaluation's label in the comparison table. */
-    name: z.string(),
+    /** The evaluation's name: its label in the comparison table, saved in metadata.json, and its folder. */
+    name: z.string().min(1),
     args: z.record(z.string(), z.unknown()),
     ...Shared,
   })
@@ -113,8 +113,10 @@ export async function loadEvalConfig(path: string): Promise<Partial<EvalSpec>[]>
     const envId = merged.id ?? merged.env_id;
     if (!envId) throw new ConfigError(`${where} has no id: add id = "<environment>"`, "id");
     const spec = toSpec(envId, merged);
-    const name = merged.name ?? label;
-    if (name !== undefined) spec.label = name;
+    if (merged.name !== undefined) spec.name = merged.name;
+    // A sweep's cells share their block's name: their values tell them apart.
+    const shown = label ?? merged.name;
+    if (shown !== undefined) spec.label = shown;
     return spec;
   });
 }

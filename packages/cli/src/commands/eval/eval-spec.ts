@@ -9,6 +9,8 @@ export const EvalSpec = z
     envId: z.string().min(1),
     /** What sets this evaluation apart in a config's comparison table (`name`, or a sweep's values). */
     label: z.string().optional(),
+    /** `name` of its config block: saved in metadata.json, and names the run's folder instead of the env id. */
+    name: z.string().min(1).optional(),
     envArgs: z.record(z.string(), z.unknown()).default({}),
     /** Settings applied to the loaded environment (`-x`), e.g. max_turns. */
     extraEnvKwargs: z.record(z.string(), z.unknown()).default({}),
@@ -27,6 +29,8 @@ export const EvalSpec = z
     shuffle: z.boolean().default(false),
     shuffleSeed: z.number().int().default(0),
     independentScoring: z.boolean().default(false),
+    /** Score groups as they finish (default); false with -N: after every rollout is generated. */
+    interleaveScoring: z.boolean().default(true),
     stateColumns: z.array(z.string()).default([]),
   })
   .strict();
@@ -39,6 +43,8 @@ export interface RunSettings {
   resume: boolean | string;
   outputDir: string;
   json: boolean;
+  /** Plain progress lines, one per update, instead of the live display (-d). */
+  disableTui: boolean;
   /** Every error message and every per-rollout value in the summary (-v). */
   verbose: boolean;
   /** A summary without the example prompt and completion (-A). */

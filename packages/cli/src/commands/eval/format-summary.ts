@@ -14,6 +14,8 @@ export interface SummaryInput {
   summary: RunSummary;
   records: RolloutRecord[];
   runDir?: string;
+  /** What sets this evaluation apart from the others of its command (a sweep's values, a name). */
+  label?: string;
 }
 
 /** How much the summary shows, and in which colours. */
@@ -33,7 +35,7 @@ const fmt = (value: number) => (Number.isInteger(value) ? String(value) : value.
 const list = (values: number[]) => `[${values.map(fmt).join(", ")}]`;
 
 export function formatSummary(input: SummaryInput, options: SummaryOptions = {}): string[] {
-  const { metadata, summary, records, runDir } = input;
+  const { metadata, summary, records, runDir, label } = input;
   const c = options.colour ?? palette(false);
   const heading = (title: string) => c.bold(`--- ${title} ---`);
   const lines: string[] = [];
@@ -41,6 +43,7 @@ export function formatSummary(input: SummaryInput, options: SummaryOptions = {})
   const name =
     metadata.name && metadata.name !== metadata.env_id ? `${metadata.name} (${metadata.env_id})` : "";
   lines.push(`Environment: ${name || metadata.env_id}`);
+  if (label && label !== metadata.name) lines.push(`Setting: ${label}`);
   lines.push(`Model: ${metadata.model}`);
   lines.push(`Provider: ${metadata.base_url}`);
   lines.push(`Examples: ${summary.examples}`);

@@ -1,0 +1,122 @@
+/**
+ * The progress of `vf eval`'s evaluations on stderr, one entry per evaluation, in one of three ways:
+ * - "live" (a terminal): a block redrawn in place, one line per evaluation side by side (a bar,
+ *   done/total, rate, mean reward, errors), with queued and finished ones marked;
+ * - "lines" (-d/--disable-tui): one plain line per update, for logs;
+ * - "steps" (stderr not a terminal): plain lines at every tenth of each evaluation, so a piped
+ *   log stays short.
+ */
+import type { Output } from "../../terminal/output.ts";
+import { EvalProgress } from "./eval-progress.ts";
+
+export type ProgressMode = "live" | "lines" | "steps";
+
+/** Live on a terminal unless -d; plain lines otherwise. */
+export function progressMode(io: Output, disableTui: boolean): ProgressMode {
+  if (disableTui) return "lines";
+  return io.isTTY ? "live" : "steps";
+}
+
+// Redraws of the live block at most this often, except when an evaluation starts or ends.
+const REDRAW_MS = 80;
+const MAX_LABEL = 40;
+const ENDED = 11;
+
+export class ProgressBoard {
+  private readonly entries: EvalProgress[] = [];
+  private readonly tenths = new Map<EvalProgress, number>();
+  private lastDraw = 0;
+
+  constructor(
+    private readonly io: Output,
+    private readonly mode: ProgressMode,
+  ) {}
+
+  /** A new entry, queued until its evaluation starts. */
+  add(label: string): EvalProgress {
+    const progress = new EvalProgress(label);
+    this.entries.push(progress);
+    return progress;
+  }
+
+  /** Shows what changed in `progress`: it started, ended, or finished rollouts. */
+  update(progress: EvalProgress): void {
+    const milestone = progress.phase !== "running" || progress.done === 0;
+    if (this.mode === "live") this.drawLive(milestone);
+    else if (this.mode === "lines") {
+      // The start is announced by the evaluation itself.
+      if (progress.phase !== "queued" && !(progress.phase === "running" && progress.done === 0)) {
+        this.io.err(`${progress.label} ${describe(progress)}`);
+      }
+    } else this.step(progress);
+  }
+
+  /** Draws the final state; the live block (if one was drawn) stays on screen above what follows. */
+  end(): void {
+    if (this.mode !== "live" || this.lastDraw === 0) return;
+    this.drawLive(true);
+    this.io.status(null);
+  }
+
+  // A line at every tenth of the way, and one when the evaluation ends unless the last said it all.
+  private step(progress: EvalProgress): void {
+    if (progress.phase === "queued") return;
+    const last = this.tenths.get(progress) ?? -1;
+    if (last === ENDED) return;
+    if (progress.phase !== "running") {
+      this.tenths.set(progress, ENDED);
+      if (progress.phase !== "done" || last < 10) this.io.err(`${progress.label} ${describe(progress)}`);
+      return;
+    }
+    if (progress.done === 0) return; // the start is announced by the evaluation itself
+    const tenth = progress.total === 0 ? 10 : Math.floor((progress.done / progress.total) * 10);
+    if (tenth > last) {
+      this.tenths.set(progress, tenth);
+      this.io.err(`${progress.label} ${describe(progress)}`);
+    }
+  }
+
+  private drawLive(force: boolean): void {
+    const now = performance.now();
+    if (!force && now - this.lastDraw < REDRAW_MS) return;
+    this.lastDraw = now;
+    const room = Math.max(1, this.io.rows - 2);
+    let shown = this.entries;
+    const lines: string[] = [];
+    if (shown.length > room) {
+      // More evaluations than rows: the running ones, and a count of the others.
+      shown = shown.filter((p) => p.phase === "running").slice(0, room - 1);
+      const finished = this.entries.filter((p) => p.phase !== "running" && p.phase !== "queued").length;
+      const queued = this.entries.filter((p) => p.phase === "queued").length;
+      lines.push(`… ${finished} finished, ${queued} queued`);
+    }
+    const labelWidth = Math.min(MAX_LABEL, Math.max(...shown.map((p) => p.label.length)));
+    const barWidth = Math.max(10, Math.min(30, this.io.columns - 60 - labelWidth));
+    const rows = shown.map((p) => {
+      const label = clip(p.label, labelWidth).padEnd(labelWidth);
+      if (p.phase !== "running") return `${label} ${describe(p)}`;
+      const filled = p.total === 0 ? barWidth : Math.round((p.done / p.total) * barWidth);
+      return `${label} ${"█".repeat(filled)}${"░".repeat(barWidth - filled)} ${p.line()}`;
+    });
+    this.io.status([...rows, ...lines].join("\n"));
+  }
+}
+
+function describe(progress: EvalProgress): string {
+  switch (progress.phase) {
+    case "queued":
+      return "queued";
+    case "running":
+      return progress.line();
+    case "done":
+      return `done · ${progress.line()}`;
+    case "interrupted":
+      return `interrupted · ${progress.line()}`;
+    case "failed":
+      return "failed";
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

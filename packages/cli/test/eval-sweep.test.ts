@@ -1,0 +1,141 @@
+// Several evaluations from one `vf eval config.toml`, through the real binary against a scripted
+// server: a sweep over two temperatures × two environments ending in one comparison table, its
+// progress side by side on a terminal (tmux draws the screen), an evaluation that fails while the
+// others go on, and a block's `name` in metadata.json and the run's folder.
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runVf } from "../src/testing/index.ts";
+import { ITEMS_ENV, WORDS_ENV, writeEnvironment } from "./fixture-envs.ts";
+import { type TempProject, tempProject } from "./temp-project.ts";
+import { runVfInTmux } from "./terminal.ts";
+
+let project: TempProject;
+let server: ScriptedServer;
+
+beforeAll(async () => {
+  project = await tempProject();
+  await writeEnvironment(project.dir, "items", ITEMS_ENV);
+  await writeEnvironment(project.dir, "words", WORDS_ENV);
+  // Right at temperature 0; at 0.7 the words are said wrong (the items are echoed either way).
+  server = await startScriptedServer({
+    latencyMs: 10,
+    reply: (request) => {
+      const text = lastUserText(request.messages);
+      const word = /^Say (\w+)\.$/.exec(text)?.[1];
+      if (word === undefined) return text;
+      return request.temperature === 0.7 ? word.toUpperCase() : word;
+    },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await project.remove();
+});
+
+async function config(name: string, text: string): Promise<string> {
+  const path = join(project.dir, name);
+  await writeFile(path, `model = "scripted"\nbase_url = "${server.url}"\n${text}`);
+  return path;
+}
+
+const SWEEP = `
+num_examples = 3
+rollouts_per_example = 2
+
+[[ablation]]
+[ablation.sweep]
+id = ["items", "words"]
+temperature = [0.0, 0.7]
+`;
+
+describe("a sweep of two temperatures × two environments", () => {
+  it("runs each combination and ends with one table comparing them", async () => {
+    const path = await config("sweep.toml", SWEEP);
+    const before = server.requests.length;
+    const run = await runVf(["eval", path], { cwd: project.dir });
+    expect(run.stderr).not.toMatch(/^error:/m);
+    expect(run.code).toBe(0);
+    expect(server.requests.length - before).toBe(4 * 3 * 2);
+    const temperatures = server.requests.slice(before).map((request) => request.temperature);
+    expect(new Set(temperatures)).toEqual(new Set([0, 0.7]));
+
+    const lines = run.stdout.split("\n");
+    const table = lines.slice(lines.indexOf("--- Comparison ---") + 1);
+    expect(table[0]).toMatch(
+      /^environment +setting +model +reward \(95% CI\) +pass@1 +pass@2 +tokens out +errors$/,
+    );
+    const rows = table.slice(1, 5).map((row) => row.split(/ {2,}/));
+    expect(rows.map((cells) => [cells[0], cells[1], cells[3]])).toEqual([
+      ["items", "id=items, temperature=0", "1.000 ± 0.000"],
+      ["items", "id=items, temperature=0.7", "1.000 ± 0.000"],
+      ["words", "id=words, temperature=0", "1.000 ± 0.000"],
+      ["words", "id=words, temperature=0.7", "0.000 ± 0.000"],
+    ]);
+    expect(rows.every((cells) => cells.at(-1) === "0/6")).toBe(true);
+    // each evaluation's own summary comes first, naming its setting
+    expect(run.stdout.match(/^--- Evaluation ---$/gm)).toHaveLength(4);
+    expect(run.stdout).toContain("Setting: id=words, temperature=0.7");
+  });
+
+  it("shows the evaluations' progress side by side on a terminal, redrawn in place", async () => {
+    const path = await config("sweep-tty.toml", SWEEP);
+    const run = await runVfInTmux(["eval", path, "-A"], { cwd: project.dir, columns: 150, rows: 50 });
+    expect(run.code).toBe(0);
+    const screen = run.output.split("\n");
+    const labels = [
+      "items [id=items, temperature=0]",
+      "items [id=items, temperature=0.7]",
+      "words [id=words, temperature=0]",
+      "words [id=words, temperature=0.7]",
+    ];
+    // The final display: one line per evaluation, each once on the whole screen and scrollback.
+    const shown = labels.map((label) => screen.filter((line) => line.startsWith(`${label} `)));
+    for (const lines of shown) {
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/ done · 6\/6 rollouts · [\d.]+\/s · reward \d\.\d{3} · errors 0$/);
+    }
+    const block = labels.map((label) => screen.findIndex((line) => line.startsWith(`${label} `)));
+    expect(block.map((row) => row - block[0]!)).toEqual([0, 1, 2, 3]);
+    expect(screen.indexOf("--- Comparison ---")).toBeGreaterThan(block[3]!);
+    expect(screen.every((line) => line.length <= 150)).toBe(true);
+  });
+});
+
+describe("several evaluations", () => {
+  it("go on when one fails, which is named in one line, and the command exits 1", async () => {
+    const path = await config(
+      "broken.toml",
+      `num_examples = 2\nrollouts_per_example = 1\n[[eval]]\nid = "items"\n[[eval]]\nid = "no-such-env"\n[[eval]]\nid = "words"\n`,
+    );
+    const run = await runVf(["eval", path], { cwd: project.dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: no-such-env: .*no-such-env/m);
+    const lines = run.stdout.split("\n");
+    const table = lines.slice(lines.indexOf("--- Comparison ---") + 2).filter((line) => line !== "");
+    expect(table.map((row) => row.split(/ +/)[0])).toEqual(["items", "words"]);
+  });
+
+  it("save a block's name in metadata.json and name the run's folder by it, as verifiers does", async () => {
+    const path = await config(
+      "named.toml",
+      `num_examples = 2\nrollouts_per_example = 1\n[[eval]]\nid = "items"\nname = "baseline"\n[[eval]]\nid = "words"\n`,
+    );
+    const out = join(project.dir, "named-out");
+    const run = await runVf(["eval", path, "-s", "-o", out], { cwd: project.dir });
+    expect(run.code).toBe(0);
+    expect((await readdir(join(out, "evals"))).sort()).toEqual(["baseline--scripted", "words--scripted"]);
+    const [runId] = await readdir(join(out, "evals", "baseline--scripted"));
+    const metadata = JSON.parse(
+      await readFile(join(out, "evals", "baseline--scripted", runId!, "metadata.json"), "utf8"),
+    );
+    expect(metadata).toMatchObject({ env_id: "items", name: "baseline" });
+    expect(run.stdout).toContain("Environment: baseline (items)");
+    const [wordsRun] = await readdir(join(out, "evals", "words--scripted"));
+    const words = JSON.parse(
+      await readFile(join(out, "evals", "words--scripted", wordsRun!, "metadata.json"), "utf8"),
+    );
+    expect(words).not.toHaveProperty("name");
+  });
+});
