@@ -253,6 +253,35 @@ describe("evaluate", () => {
     expect(lines).toHaveLength(10);
   });
 
+  it("saves a named run under its name, with the name in metadata.json, and resumes it there", async () => {
+    dir = await mkdtemp(join(tmpdir(), "vf-eval-"));
+    const abort = new AbortController();
+    let calls = 0;
+    const client = await clientFor((request) => {
+      if (++calls === 3) abort.abort();
+      return lastUserText(request.messages);
+    });
+    const options = {
+      clients: client,
+      model: "scripted",
+      name: "baseline",
+      numExamples: 4,
+      rolloutsPerExample: 1,
+      maxConcurrent: 1,
+    };
+    const first = await evaluate(makeEnv(), { ...options, save: { outputDir: dir }, signal: abort.signal });
+    expect(first.cancelled).toBe(true);
+    expect(first.runDir).toContain(join("evals", "baseline--scripted"));
+    expect((await readRun(first.runDir!)).metadata).toMatchObject({ env_id: "echo", name: "baseline" });
+
+    const second = await evaluate(makeEnv(), { ...options, save: { outputDir: dir, resume: true } });
+    expect(second.runDir).toBe(first.runDir);
+    expect(second.warnings).not.toContain(
+      "no incomplete run with these settings to resume: starting a new run",
+    );
+    expect((await readRun(second.runDir!)).records).toHaveLength(4);
+  });
+
   it("says when it is asked for more examples than the dataset has, and evaluates them all", async () => {
     const client = await clientFor((request) => lastUserText(request.messages));
     const result = await evaluate(makeEnv(), { clients: client, model: "scripted", numExamples: 10 });
