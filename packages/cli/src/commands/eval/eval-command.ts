@@ -18,7 +18,9 @@ import {
 export function registerEval(program: Command, io: Output, setExit: (code: number) => void): void {
   const command = program
     .command("eval")
-    .description("evaluate a model on an environment (or on each [[eval]] of a TOML config)")
+    .description(
+      "evaluate a model on an environment (or a TOML config's [[eval]] blocks and sweeps, side by side)",
+    )
     .argument("<env>", "environment id (reverse-text, owner/name@1.0.0), package folder, or config.toml")
     .option(
       "-m, --model <model>",
@@ -40,7 +42,11 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
       "rollouts per example (default: the env's, else 3)",
       integerFlag("-r", 1),
     )
-    .option("-c, --max-concurrent <n>", "rollouts in flight at once (default 32)", integerFlag("-c", 1))
+    .option(
+      "-c, --max-concurrent <n>",
+      "rollouts in flight at once, across all evaluations (default 32)",
+      integerFlag("-c", 1),
+    )
     .option("-t, --max-tokens <n>", "max tokens per model turn", integerFlag("-t", 1))
     .option("-T, --temperature <t>", "sampling temperature", numberFlag("-T"))
     .option("-S, --sampling-args <json>", "sampling arguments passed through as given", jsonObjectFlag("-S"))
