@@ -88,6 +88,8 @@ describe("colour", () => {
     expect(run.code).toBe(0);
     expect(run.output).toMatch(/reward: avg - \x1b\[[0-9;]*m(\x1b\[[0-9;]*m)?1\x1b/);
     expect(run.output).toMatch(/\x1b\[31mreward function errors \(scored 0\)/);
+    // items has no eval split, which vf warns about
+    expect(run.output).toMatch(/\x1b\[33mwarning:\x1b\[39m this environment has no eval split/);
   });
 
   it("writes no colour on a terminal with NO_COLOR, nor into a pipe", async () => {
