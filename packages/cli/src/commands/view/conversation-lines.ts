@@ -1,9 +1,11 @@
 /**
- * A rollout's whole conversation as display lines, wrapped to the terminal width: each message
+ * A rollout's whole conversation as display lines, wrapped to the terminal's width in columns (control
+ * characters a model wrote shown as "�", never sent to the terminal): each message
  * under its role, tool calls with their arguments, tool results under the call they answer.
  */
 import { contentText, type Message } from "@vf-rl/core";
 import type { RolloutRecord } from "@vf-rl/core/results";
+import { printable, wrapToWidth } from "../../terminal/text-width.ts";
 
 export interface StyledLine {
   text: string;
@@ -14,7 +16,7 @@ export interface StyledLine {
 export function conversationLines(record: RolloutRecord, width: number): StyledLine[] {
   const lines: StyledLine[] = [];
   const push = (style: StyledLine["style"], text: string, indent = "") => {
-    for (const line of wrap(text, Math.max(20, width - indent.length)))
+    for (const line of wrapToWidth(printable(text), Math.max(20, width - indent.length)))
       lines.push({ style, text: indent + line });
   };
   push(
@@ -76,22 +78,6 @@ function callArguments(json: string): Array<[string, string]> {
     // Models do send broken JSON; show it as it came.
   }
   return [["arguments", json]];
-}
-
-/** Splits text into lines of at most `width` characters, breaking at spaces where it can. */
-export function wrap(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const paragraph of text.split("\n")) {
-    let rest = paragraph;
-    while (rest.length > width) {
-      let cut = rest.lastIndexOf(" ", width);
-      if (cut <= 0) cut = width;
-      out.push(rest.slice(0, cut));
-      rest = rest.slice(cut).replace(/^ /, "");
-    }
-    out.push(rest);
-  }
-  return out;
 }
 
 export function fmt(value: number): string {

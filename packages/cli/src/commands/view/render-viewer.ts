@@ -1,8 +1,11 @@
 /**
  * Draws the viewer's state as the lines of one terminal frame: a title, the list or conversation
  * window around the cursor, and a footer with the keys. ANSI styling only when `color` is set.
+ * Every line fits the frame's width in columns (cut with "…"), so none wraps and the frame never
+ * scrolls the title or the selected row off the screen.
  */
 import type { RunEntry } from "@vf-rl/core/results";
+import { fitWidth, padToWidth, printable } from "../../terminal/text-width.ts";
 import { conversationLines, fmt, type StyledLine } from "./conversation-lines.ts";
 import { top, type ViewerState, visibleRollouts, visibleRuns } from "./viewer-model.ts";
 
@@ -27,7 +30,13 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
   if (screen.kind === "runs") {
     const runs = visibleRuns(state, screen.query);
     title = `vf view · ${runs.length} run${runs.length === 1 ? "" : "s"}${screen.query ? ` matching "${screen.query}"` : ""}`;
-    rows = windowed(runs.map(runRow), screen.cursor, body, style.selected);
+    rows = windowed(
+      runs.map((run) => runRow(run, size.width - CURSOR.length)),
+      screen.cursor,
+      body,
+      size.width,
+      style.selected,
+    );
     if (runs.length === 0)
       rows = [style.dim(state.runs.length === 0 ? "no saved runs here" : "nothing matches")];
     keys = "↑↓ move · enter open · / search · q quit";
@@ -41,10 +50,11 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
         .slice(0, 4)
         .map(([k, v]) => `${k}=${fmt(v)}`)
         .join(" ");
-      const error = r.error ? ` ✗ ${r.error.error}` : "";
-      return `#${r.example_id}.${r.rollout_index}  reward ${fmt(r.reward).padEnd(6)} ${(r.stop_condition ?? "-").padEnd(24)} ${metrics}${error}`;
+      // The error before the metrics: a cut line keeps what matters most.
+      const error = r.error ? `✗ ${r.error.error} ` : "";
+      return `#${r.example_id}.${r.rollout_index}  reward ${fmt(r.reward).padEnd(6)} ${padToWidth(r.stop_condition ?? "-", 24)} ${error}${metrics}`;
     });
-    rows = windowed(lines, screen.cursor, body, style.selected);
+    rows = windowed(lines, screen.cursor, body, size.width, style.selected);
     if (shown.length === 0) rows = [style.dim("nothing matches")];
     keys = "↑↓ move · enter open · / search · b back · q quit";
   } else {
@@ -52,50 +62,64 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
     const lines = conversationLines(record, size.width);
     const scroll = Math.min(screen.scroll, Math.max(0, lines.length - body));
     title = `${screen.run.metadata.env_id} · rollout ${screen.index + 1} of ${screen.run.records.length}`;
-    rows = lines.slice(scroll, scroll + body).map((line) => style.line(line));
+    rows = lines
+      .slice(scroll, scroll + body)
+      .map((line) => style.line({ ...line, text: fitWidth(line.text, size.width) }));
     keys = `↑↓ scroll · space page · b back · q quit · ${Math.min(lines.length, scroll + body)}/${lines.length}`;
   }
   const footer = state.typing !== null ? `/${state.typing}▏ (enter to search, esc to cancel)` : keys;
-  const notice = state.notice ? style.error(clip(state.notice, size.width)) : "";
-  return [
-    style.title(clip(title, size.width)),
+  const line = (text: string) => fitWidth(oneLine(text), size.width);
+  const frame = [
+    style.title(line(title)),
     "",
-    ...pad(
-      rows.map((r) => clip(r, size.width, size.color)),
-      body,
-    ),
-    notice,
-    style.dim(clip(footer, size.width)),
+    ...pad(rows, body),
+    state.notice ? style.error(line(state.notice)) : "",
+    style.dim(line(footer)),
   ];
+  // Whatever a line holds, and styled or not, it stays within the width.
+  return frame.map((text) => fitWidth(text, size.width));
 }
 
-function runRow(entry: RunEntry): string {
-  if (entry.type === "unreadable") return `✗ ${entry.runId}  unreadable: ${entry.message}`;
+/** Marks the selected row of a list; other rows are indented as far. */
+const CURSOR = "› ";
+
+/**
+ * One run as a row of `width` columns: the environment and model share what the date, reward,
+ * rollouts and status leave, so those always show.
+ */
+function runRow(entry: RunEntry, width: number): string {
+  if (entry.type === "unreadable") return oneLine(`✗ ${entry.runId}  unreadable: ${entry.message}`);
   const date = entry.date.slice(0, 16).replace("T", " ");
   const status = entry.status === "complete" ? "" : ` (${entry.status})`;
-  return `${entry.envId.padEnd(20)} ${entry.model.padEnd(24)} ${date}  reward ${fmt(entry.avgReward).padEnd(6)} ${String(entry.rows).padStart(5)} rollouts${status}`;
+  const rest = `${date}  reward ${fmt(entry.avgReward).padEnd(6)} ${String(entry.rows).padStart(5)} rollouts${status}`;
+  const names = Math.max(10, Math.min(45, width - rest.length - 2));
+  const envWidth = Math.min(20, Math.max(4, Math.floor(names * 0.45)));
+  const modelWidth = names - envWidth - 1;
+  return `${padToWidth(oneLine(entry.envId), envWidth)} ${padToWidth(oneLine(entry.model), modelWidth)} ${rest}`;
 }
 
-/** The rows around the cursor that fit, the cursor's row highlighted. */
+/** The rows around the cursor that fit, each cut to `width`, the cursor's row highlighted. */
 function windowed(
   lines: string[],
   cursor: number,
   height: number,
+  width: number,
   highlight: (s: string) => string,
 ): string[] {
   const start = Math.max(0, Math.min(cursor - Math.floor(height / 2), lines.length - height));
-  return lines
-    .slice(start, start + height)
-    .map((line, i) => (start + i === cursor ? highlight(`› ${line}`) : `  ${line}`));
+  return lines.slice(start, start + height).map((line, i) => {
+    const row = fitWidth(`${start + i === cursor ? CURSOR : "  "}${oneLine(line)}`, width);
+    return start + i === cursor ? highlight(row) : row;
+  });
 }
 
 function pad(rows: string[], height: number): string[] {
   return rows.length >= height ? rows : [...rows, ...Array(height - rows.length).fill("")];
 }
 
-function clip(text: string, width: number, hasAnsi = false): string {
-  if (hasAnsi) return text;
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
+/** Text from a file (an id, a model name, an error) as one printable line. */
+function oneLine(text: string): string {
+  return printable(text).replace(/\n/g, " ");
 }
 
 function styler(color: boolean) {

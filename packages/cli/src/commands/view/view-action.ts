@@ -5,6 +5,7 @@
  */
 import { UserError } from "@vf-rl/core/errors";
 import { listRuns, type RunEntry, readRun, summarizeRun } from "@vf-rl/core/results";
+import { wantsColour } from "../../terminal/colour.ts";
 import type { Output } from "../../terminal/output.ts";
 import { decodeKeys } from "./decode-keys.ts";
 import { bodyHeight, renderViewer } from "./render-viewer.ts";
@@ -87,7 +88,8 @@ async function browse(start: ViewerState): Promise<void> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   let state = start;
-  const size = () => ({ width: stdout.columns || 100, height: stdout.rows || 30, color: true });
+  const color = wantsColour(stdout);
+  const size = () => ({ width: stdout.columns || 100, height: stdout.rows || 30, color });
   const draw = () => stdout.write(`\x1b[H\x1b[2J${renderViewer(state, size()).join("\r\n")}`);
   stdout.write("\x1b[?1049h\x1b[?25l");
   stdin.setRawMode(true);

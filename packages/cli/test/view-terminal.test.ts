@@ -1,0 +1,140 @@
+// `vf view` in a real terminal: tmux runs the real binary in a pane of a given size, keys go in
+// with send-keys and the screen comes back with capture-pane. At 80×24 and up, with colour on,
+// every line fits the width (wrapped lines are joined back by -J, so one that wrapped shows as
+// too wide), the title stays on the first line and the selected row stays on screen as the cursor
+// moves past the bottom. The runs are verifiers' outputs, one of them given a model name as long as
+// real ones (meta-llama/...) and an answer in Chinese, whose characters take two columns each.
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import stringWidth from "string-width";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { VF_BIN } from "../src/testing/index.ts";
+
+const run = promisify(execFile);
+const fixtures = fileURLToPath(new URL("../../core/src/results/fixtures/verifiers-outputs", import.meta.url));
+const LONG_MODEL = "meta-llama/Llama-3.3-70B-Instruct-Turbo";
+const WIDE_ANSWER = "乌苏罗船的意思是空心的船。".repeat(12);
+
+let outputs: string;
+beforeAll(async () => {
+  outputs = await mkdtemp(join(tmpdir(), "vf-view-tmux-"));
+  await cp(fixtures, outputs, { recursive: true });
+  const wiki = join(outputs, "evals", "wiki-search--gpt-5", "73850758");
+  const metadata = JSON.parse(await readFile(join(wiki, "metadata.json"), "utf8"));
+  await writeFile(join(wiki, "metadata.json"), JSON.stringify({ ...metadata, model: LONG_MODEL }));
+  const rows = (await readFile(join(wiki, "results.jsonl"), "utf8")).trim().split("\n");
+  const first = JSON.parse(rows[0]!);
+  first.completion = [{ role: "assistant", content: WIDE_ANSWER }];
+  rows[0] = JSON.stringify(first);
+  await writeFile(join(wiki, "results.jsonl"), `${rows.join("\n")}\n`);
+});
+afterAll(async () => {
+  await rm(outputs, { recursive: true, force: true });
+});
+
+/** A tmux server of the test's own (its socket name), so no user session is touched. */
+const socket = `vf-view-test-${process.pid}`;
+const tmux = (...args: string[]) => run("tmux", ["-L", socket, ...args]);
+afterEach(async () => {
+  await tmux("kill-server").catch(() => {});
+});
+
+/** The pane's lines as shown, wrapped lines joined back; with `escapes`, colour codes kept. */
+async function screen(escapes = false): Promise<string[]> {
+  const { stdout } = await tmux("capture-pane", "-p", "-J", ...(escapes ? ["-e"] : []), "-t", "view");
+  return stdout
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((line) => line.trimEnd());
+}
+
+/** Polls the pane (at most ~60 s) until `check` holds for its lines. */
+async function until(check: (lines: string[]) => boolean): Promise<string[]> {
+  let lines: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    lines = await screen();
+    if (check(lines)) return lines;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the screen never showed what was expected:\n${lines.join("\n")}`);
+}
+
+async function startView(width: number, height: number): Promise<void> {
+  // NO_COLOR unset and a colour terminal: the viewer draws in colour, as users see it.
+  const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm-256color" };
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
+  await run(
+    "tmux",
+    [
+      "-L",
+      socket,
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-s",
+      "view",
+      "-x",
+      String(width),
+      "-y",
+      String(height),
+      `${process.execPath} ${VF_BIN} view ${outputs}`,
+    ],
+    { env },
+  );
+}
+
+function expectFits(lines: string[], width: number): void {
+  const tooWide = lines.filter((line) => stringWidth(line) > width);
+  expect(tooWide).toEqual([]);
+}
+
+describe("vf view in a terminal", { timeout: 120_000 }, () => {
+  it.each([
+    [80, 24],
+    [100, 30],
+  ])(
+    "fits every line in %i columns, keeps the title on top and the selected row on screen",
+    async (width, height) => {
+      await startView(width, height);
+      const runs = await until((lines) => lines[0]!.startsWith("vf view · 4 runs"));
+      expectFits(runs, width);
+      expect(runs.filter((line) => line.startsWith("› "))).toHaveLength(1);
+      // The model's name is cut to its column; the numbers after it all show.
+      expect(runs.find((line) => line.includes("wiki-search"))).toMatch(
+        / meta-llama\/.* 0\.900 +50 rollouts$/,
+      );
+      // Colour is on: the selected row is drawn in reverse video.
+      expect((await screen(true)).some((line) => /\x1b\[(?:\d+;)*7m/.test(line))).toBe(true);
+
+      // Open the run of 50 rollouts, and its first rollout: the wide answer wraps within the width.
+      await tmux("send-keys", "-t", "view", "/", "wiki", "Enter", "Enter");
+      await until((lines) => lines[0]!.startsWith(`wiki-search · ${LONG_MODEL}`));
+      await tmux("send-keys", "-t", "view", "Enter");
+      const conversation = await until((lines) => lines[0]!.startsWith("wiki-search · rollout 1 of 50"));
+      expectFits(conversation, width);
+      const answer = conversation
+        .filter((line) => /^ +[\u4e00-\u9fff。]+$/.test(line))
+        .map((line) => line.trim());
+      expect(answer.length).toBeGreaterThan(1);
+      expect(answer.join("")).toBe(WIDE_ANSWER);
+
+      // Back to the list, and the cursor well past the bottom of the screen.
+      await tmux("send-keys", "-t", "view", "b");
+      await until((lines) => lines.some((line) => line.startsWith("› #0.0 ")));
+      for (let i = 0; i < 35; i++) await tmux("send-keys", "-t", "view", "Down");
+      const moved = await until((lines) => lines.some((line) => line.startsWith("› #35.0 ")));
+      expect(moved[0]).toMatch(new RegExp(`^wiki-search · ${LONG_MODEL} · 50 rollouts · avg`));
+      expect(moved.filter((line) => line.startsWith("› "))).toHaveLength(1);
+      expectFits(moved, width);
+      expect(moved).toHaveLength(height);
+
+      await tmux("send-keys", "-t", "view", "q");
+    },
+  );
+});
