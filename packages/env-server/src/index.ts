@@ -9,6 +9,8 @@ export {
   type RunGroupOptions,
   type RunOptions,
 } from "./client/env-client.ts";
+export { type RemoteRunnerOptions, remoteRunner } from "./client/remote-runner.ts";
+export { ServedEnvironment } from "./client/served-environment.ts";
 export type { Episode, ModelCall, Trace, TraceError, TraceTask } from "./episode/episode.ts";
 export type { MessageNode } from "./episode/message-graph.ts";
 export { EnvLoadError, type EnvServer, type EnvServerOptions, startEnvServer } from "./server/env-server.ts";

@@ -56,8 +56,21 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** State keys copied into each record (see `toRecord`). */
   stateColumns?: string[];
-  /** Called with each finished group's records (one record per call when scoring independently). */
-  onGroup?: (records: RolloutRecord[], states: RolloutState<unknown>[]) => void | Promise<void>;
+  /**
+   * Called with each finished group's records (one record per call when scoring independently),
+   * and their states; no states when the unit ran elsewhere (`runUnit`).
+   */
+  onGroup?: (records: RolloutRecord[], states: RolloutState<unknown>[] | undefined) => void | Promise<void>;
+  /**
+   * Runs each unit (a group, or one rollout with `independentScoring`) somewhere else, such as an
+   * environment server (`vf eval --env-server`), instead of through `env.rollout` and `env.score`
+   * here, and resolves with its scored records. `clients`, `maxRetries` and `timeoutMs` are then
+   * the runner's business; `maxConcurrent` still bounds the rollouts in flight.
+   */
+  runUnit?: (
+    inputs: RolloutInput[],
+    context: { signal: AbortSignal | undefined },
+  ) => Promise<RolloutRecord[]>;
 }
 
 /** What `generate` returns: the scored rollout states, grouped by example. */
@@ -154,8 +167,23 @@ export async function generate<Data>(
     await options.onGroup?.(done, states as RolloutState<unknown>[]);
   };
 
+  const remote = options.runUnit;
+  // A remote unit is one request holding all its rollouts, so units, not rollouts, take the slots.
+  const largest = units.reduce((most, unit) => Math.max(most, unit.length), 1);
+  const unitSlots = new Slots(Math.max(1, Math.floor((options.maxConcurrent ?? 32) / largest)));
+  const runRemote = async (unit: RolloutInput[]): Promise<void> => {
+    const done = await unitSlots.with(async () => {
+      if (options.signal?.aborted) throw new CancelledError();
+      return remote!(unit, { signal: options.signal });
+    });
+    records.push(...done);
+    await options.onGroup?.(done, undefined);
+  };
+
   let results: PromiseSettledResult<unknown>[];
-  if (options.interleaveScoring ?? true) {
+  if (remote) {
+    results = await Promise.allSettled(units.map(runRemote));
+  } else if (options.interleaveScoring ?? true) {
     results = await Promise.allSettled(units.map(async (unit, i) => scoreUnit(await generateUnit(unit, i))));
   } else {
     // Every rollout first, then the scoring; units generated before a cancel are still scored and kept.

@@ -137,6 +137,23 @@ export class EnvClient {
     return reply.outputs as Array<Record<string, unknown>>;
   }
 
+  /** Runs and scores one rollout on its own (v0 `run_rollout`); returns its RolloutOutput row. */
+  async runRollout(
+    options: Omit<RunGroupOptions, "inputs"> & { input: Record<string, unknown> },
+  ): Promise<Record<string, unknown>> {
+    const body = {
+      request_type: "run_rollout",
+      input: options.input,
+      client_config: options.clientConfig,
+      model: options.model,
+      sampling_args: options.samplingArgs ?? {},
+      max_retries: options.maxRetries ?? 0,
+      state_columns: options.stateColumns ?? null,
+    };
+    const reply = await this.checked("v0", [pack(body)], { signal: options.signal });
+    return reply.output as Record<string, unknown>;
+  }
+
   /** Whether the server answers the v0 `ping` probe within `timeoutMs`. */
   async ping(timeoutMs = 2000): Promise<boolean> {
     try {

@@ -53,7 +53,10 @@ export interface EnvServerOptions {
 export interface EnvServer {
   /** The bound address, with the real port when `:0` was asked. */
   readonly address: string;
-  /** Resolves when the first worker has loaded the environment; rejects when it cannot. */
+  /**
+   * Resolves when the workers started up front have loaded the environment (the first one of an
+   * elastic pool, all of a static one); rejects when the environment cannot load.
+   */
   readonly ready: Promise<void>;
   /** The workers now: index, process id, whether loaded, runs held. */
   workers(): Array<{ index: number; pid: number | undefined; ready: boolean; active: number }>;
@@ -134,6 +137,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   });
   ready.catch(() => {});
   let drained: (() => void) | undefined;
+  const initial = settings.elastic ? 1 : settings.maxWorkers;
 
   const replyError = (
     p: Pick<Pending, "peer" | "id" | "protocol">,
@@ -189,7 +193,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     everReady = true;
     earlyExits = 0;
     log(`worker ${worker.index} ready (pid ${worker.child.pid})`);
-    resolveReady();
+    if (workers.filter((w) => w?.ready).length >= initial) resolveReady();
     dispatch();
   };
 
@@ -428,7 +432,6 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     }
   })();
 
-  const initial = settings.elastic ? 1 : settings.maxWorkers;
   for (let i = 0; i < initial; i++) startWorker(i);
 
   return {

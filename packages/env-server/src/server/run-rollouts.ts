@@ -63,7 +63,7 @@ export async function runRollouts(options: RunRolloutsOptions): Promise<Finished
       stateColumns: options.stateColumns,
       signal: options.signal,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      onGroup: (records, states) => {
+      onGroup: (records, states = []) => {
         const endMs = Date.now();
         const scoringMs = Math.max(...states.map((state) => state.times.scoringMs), 0);
         states.forEach((state, i) => {

@@ -77,6 +77,8 @@ export function resolveTrainConfig(
     );
   }
   config.env.forEach((env, i) => {
+    // An environment served at an address is loaded by its server, not here.
+    if (env.address !== undefined) return;
     try {
       findEnvironment(env.id);
     } catch (error) {

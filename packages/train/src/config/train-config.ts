@@ -46,6 +46,15 @@ export const EnvConfig = z
   .object({
     /** Environment id (`reverse-text`, `owner/name@1.0.0`) or a package folder. */
     id: z.string().min(1),
+    /**
+     * An env server already serving this environment (`vf env serve`, e.g. "tcp://10.0.0.5:5000"):
+     * its rows come from the server and its rollouts run there, calling the policy's inference
+     * server; `id` then only names it and `args` are the server's business.
+     */
+    address: z
+      .string()
+      .regex(/^(tcp|ipc):\/\//, "must be a ZeroMQ address such as tcp://127.0.0.1:5000")
+      .optional(),
     /** Arguments of the environment's loadEnvironment (the [env.args] table). */
     args: z.record(z.string(), z.unknown()).default({}),
     /**

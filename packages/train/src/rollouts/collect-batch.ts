@@ -14,8 +14,9 @@ import {
   UserError,
 } from "@vf-rl/core";
 import type { ModelResponse } from "@vf-rl/core/client";
-import type { RolloutRecord } from "@vf-rl/core/results";
+import { needsRerun, type RolloutRecord } from "@vf-rl/core/results";
 import type { BatchItem } from "@vf-rl/engine";
+import { type EnvClient, remoteRunner } from "@vf-rl/env-server";
 import { computeAdvantages } from "../algorithm/advantages.ts";
 import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-filter.ts";
 import { type LengthPenaltyWeights, lengthPenalties } from "../algorithm/length-penalty.ts";
@@ -66,6 +67,23 @@ export interface TrainEnv {
   id: string;
   // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
   env: Environment<any>;
+  /** The env server running its rollouts (`[[env]] address`); absent: they run in this process. */
+  server?: EnvClient;
+}
+
+/**
+ * `generate`'s runUnit for an environment served elsewhere: the server calls the policy's
+ * inference server itself, asking for token ids and logprobs. Its calls carry no per-group seed.
+ */
+export function serverRunner(server: EnvClient, client: PolicyClient, model: string, sampling: SamplingArgs) {
+  return remoteRunner({
+    client: server,
+    endpoints: [{ type: "openai_chat_completions", baseUrl: client.baseUrl, apiKeyVar: null, headers: {} }],
+    model,
+    sampling,
+    wantTokens: true,
+    maxRetries: 2,
+  });
 }
 
 /** Options of `collectBatch`. */
@@ -182,7 +200,9 @@ async function runRound(
   const results: DrawnGroup[] = new Array(draws);
   const envCount = options.envs_E.length;
   await Promise.all(
-    options.envs_E.map(async ({ env }, envIndex) => {
+    options.envs_E.map(async ({ env, server }, envIndex) => {
+      // An env server's rollouts were sampled from the policy held when they were sent, or a newer one.
+      const dispatched = options.client.version;
       // draw slots of this environment; each drawn group gets a unique example id for `generate`
       // (the same row may be drawn twice in a round), and the row's own id is put back afterwards
       const slots = prompts.flatMap((p, draw) => (p.envIndex === envIndex ? [draw] : []));
@@ -202,14 +222,19 @@ async function runRound(
         maxRetries: 2,
         retryDelayMs: (attempt) => 250 * attempt,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(server ? { runUnit: serverRunner(server, options.client, options.model, options.sampling) } : {}),
         onGroup: (records, states) => {
           const draw = records[0]!.example_id;
           const realId = prompts[draw]!.input.exampleId;
           results[draw] = {
             envIndex,
             records_G: records.map((record) => ({ ...record, example_id: realId })),
-            versions_G: states.map((state) => oldestVersion(state, options.client)),
-            errored: states.some((state) => state.retryable),
+            versions_G: states
+              ? states.map((state) => oldestVersion(state, options.client))
+              : records.map(() => dispatched),
+            errored: states
+              ? states.some((state) => state.retryable)
+              : records.some((r) => needsRerun(r.error)),
           };
         },
       });

@@ -31,6 +31,11 @@ export class PolicyClient {
 
   constructor(private readonly options: PolicyClientOptions) {}
 
+  /** The policy version the inference server holds now. */
+  get version(): number {
+    return this.options.version();
+  }
+
   /** The base URL of the inference server. */
   get baseUrl(): string {
     return this.options.inner.baseUrl;

@@ -6,7 +6,7 @@
  */
 import { evaluate, type SamplingArgs } from "@vf-rl/core";
 import type { EvalConfig } from "../config/train-config.ts";
-import type { TrainEnv } from "../rollouts/collect-batch.ts";
+import { serverRunner, type TrainEnv } from "../rollouts/collect-batch.ts";
 import { mixSeed, type PolicyClient } from "../rollouts/policy-client.ts";
 import type { EvalRow } from "./metrics-row.ts";
 
@@ -27,12 +27,14 @@ export interface EvaluatePolicyOptions {
 /** One row per environment; none when cancelled before an environment finished. */
 export async function evaluatePolicy(options: EvaluatePolicyOptions): Promise<EvalRow[]> {
   const rows: EvalRow[] = [];
-  for (const [index, { id, env }] of options.envs_E.entries()) {
+  for (const [index, { id, env, server }] of options.envs_E.entries()) {
     const started = performance.now();
+    const sampling = { ...options.sampling, ...options.eval.sampling };
     const result = await evaluate(env, {
+      ...(server ? { runUnit: serverRunner(server, options.client, options.model, sampling) } : {}),
       clients: options.client.forGroup(mixSeed(options.seed, 0xe7a1, index, options.version)),
       model: options.model,
-      sampling: { ...options.sampling, ...options.eval.sampling },
+      sampling,
       numExamples: options.eval.num_examples,
       rolloutsPerExample: options.eval.rollouts_per_example,
       maxConcurrent: options.maxConcurrent,

@@ -6,6 +6,7 @@
 import { ConfigError, EnvArgsError, type RolloutInput, UserError } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import { createLocalTrainer, EngineError, type Trainer, tokenizer } from "@vf-rl/engine";
+import { EnvClient, ServedEnvironment } from "@vf-rl/env-server";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
 import { HttpTrainer } from "../trainers/http-trainer.ts";
@@ -24,6 +25,26 @@ export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<
   const rows_E: RolloutInput[][] = [];
   const notices: string[] = [];
   for (const [index, spec] of config.env.entries()) {
+    if (spec.address !== undefined) {
+      const server = new EnvClient(spec.address);
+      const env = await ServedEnvironment.connect(server).catch((error: unknown) => {
+        server.close();
+        throw error;
+      });
+      env.addTeardown("close the env server connection", () => server.close());
+      const { inputs, warnings } = await env.inputs({
+        split: "train",
+        shuffle: true,
+        seed: config.seed,
+        rolloutsPerExample: 1,
+        ...(spec.num_examples !== undefined ? { numExamples: spec.num_examples } : {}),
+      });
+      if (inputs.length === 0) throw new UserError(`the env server at ${spec.address} has no training rows`);
+      notices.push(...warnings.map((w) => `${spec.id}: ${w}`));
+      envs_E.push({ id: spec.id, env, server });
+      rows_E.push(inputs);
+      continue;
+    }
     const { env, id } = await loadEnvironmentById(spec.id, { args: spec.args }).catch((error: unknown) => {
       if (!(error instanceof EnvArgsError)) throw error;
       const key = `env[${index}].args`;

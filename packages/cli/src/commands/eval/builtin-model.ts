@@ -38,6 +38,7 @@ export async function startLocalModel(options: {
     model: modelName,
     clients: [client],
     baseUrl: server.url,
+    endpoints: [{ type: "openai_chat_completions", baseUrl: server.url, apiKeyVar: null, headers: {} }],
     close: async () => {
       await client.close();
       await server.close();

@@ -25,6 +25,8 @@ export interface ConnectedModel {
   clients: ModelClient[];
   /** For metadata.json: the replicas' base URLs, comma-joined. */
   baseUrl: string;
+  /** Where the replicas are, for an env server that calls them itself (`--env-server`). */
+  endpoints: EndpointAddress[];
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
     model: resolved.model,
     clients: [...replicas.replicas],
     baseUrl: replicas.baseUrl,
+    endpoints: resolved.endpoints,
     close: () => replicas.close(),
   };
 }

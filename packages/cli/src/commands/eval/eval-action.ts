@@ -47,6 +47,8 @@ export interface EvalFlags extends EvalPushFlags {
   bestOfGroup?: boolean;
   header?: Record<string, string>;
   json?: boolean;
+  envServer?: true | string;
+  numWorkers?: number;
 }
 
 /** Flags that describe one evaluation; with a config file they belong in the file. */
@@ -83,6 +85,8 @@ export async function runEvalCommand(
     disableTui: Boolean(flags.disableTui),
     verbose: Boolean(flags.verbose),
     abbreviated: Boolean(flags.abbreviatedSummary),
+    ...(flags.envServer ? { envServer: flags.envServer } : {}),
+    ...(flags.numWorkers !== undefined ? { numWorkers: flags.numWorkers } : {}),
   };
   if (!flags.exportSft && (flags.minReward !== undefined || flags.bestOfGroup)) {
     throw new UsageError(

@@ -78,6 +78,15 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option("-i, --independent-scoring", "score each rollout alone instead of per group")
     .option("-N, --no-interleave-scoring", "score after every rollout is generated, not group by group")
     .option("--header <name: value>", "extra HTTP header for the model endpoint (repeatable)", headerFlag)
+    .option(
+      "--env-server [address]",
+      "run rollouts in an env server: a pool of -w workers started for this run, or a running one (tcp://...)",
+    )
+    .option(
+      "-w, --num-workers <n>",
+      "worker processes of --env-server's pool (default: one per 256 rollouts in flight)",
+      integerFlag("-w", 1),
+    )
     .option("--json", "print the summary as one JSON object (metadata.json's fields)")
     .option("-A, --abbreviated-summary", "leave the example prompt and completion out of the summary")
     .option(

@@ -49,4 +49,8 @@ export interface RunSettings {
   verbose: boolean;
   /** A summary without the example prompt and completion (-A). */
   abbreviated: boolean;
+  /** Run rollouts in an env server: true starts a pool here, a string is a running server's address. */
+  envServer?: true | string;
+  /** Worker processes of the pool `envServer: true` starts (-w). */
+  numWorkers?: number;
 }

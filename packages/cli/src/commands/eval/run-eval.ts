@@ -8,6 +8,7 @@
 import { type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import type { Output } from "../../terminal/output.ts";
+import { openEnvServer } from "./env-server-runner.ts";
 import type { EvalProgress } from "./eval-progress.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
 import { formatSummary } from "./format-summary.ts";
@@ -46,6 +47,16 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       spec.rolloutsPerExample ?? packageJson.vf.rolloutsPerExample ?? DEFAULT_ROLLOUTS;
     const sampling = { ...packageJson.vf.sampling, ...spec.sampling };
     const connected = await context.models.connect(spec);
+    const served = settings.envServer
+      ? await openEnvServer({
+          where: settings.envServer,
+          numWorkers: settings.numWorkers,
+          spec,
+          connected,
+          sampling,
+          log: (line) => io.err(line),
+        })
+      : undefined;
     const result = await evaluate(env, {
       clients: connected.clients,
       model: connected.model,
@@ -62,6 +73,7 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       interleaveScoring: spec.interleaveScoring,
       stateColumns: spec.stateColumns,
       signal: context.signal,
+      ...(served ? { runUnit: served.runUnit } : {}),
       ...(context.sharedSlots ? { sharedSlots: context.sharedSlots } : {}),
       ...(spec.timeoutSeconds !== undefined ? { timeoutMs: spec.timeoutSeconds * 1000 } : {}),
       ...(settings.save || settings.resume
@@ -70,7 +82,10 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       onStart: ({ total, alreadyDone, runDir, warnings }) => {
         for (const warning of warnings) warn(warning);
         if (!settings.json) {
-          const target = `${progress.label} with ${connected.model} (${connected.baseUrl})`;
+          const where = served
+            ? ` in the env server at ${served.address}${served.workers ? ` (${served.workers} worker${served.workers === 1 ? "" : "s"})` : ""}`
+            : "";
+          const target = `${progress.label} with ${connected.model} (${connected.baseUrl})${where}`;
           const resumed = alreadyDone > 0 ? `, ${alreadyDone} kept from ${runDir}` : "";
           io.err(`evaluating ${target}: ${total} rollouts${resumed}`);
         }
@@ -82,7 +97,7 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
         board.update(progress);
       },
       onWarning: warn,
-    });
+    }).finally(() => served?.close());
     progress.end(result.cancelled ? "interrupted" : "done");
     board.update(progress);
     if (settings.json) {
