@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DatasetError } from "../errors.ts";
+import { AuthoringError, DatasetError } from "../errors.ts";
 import { Dataset } from "./dataset.ts";
 
 const questions = (n: number) =>
@@ -116,7 +116,8 @@ describe("Dataset operations", () => {
     expect(dataset.take().length).toBe(10);
     expect(dataset.take(50).length).toBe(10);
     expect(dataset.take(0).length).toBe(0);
-    expect(() => dataset.take(1.5)).toThrow(RangeError);
+    expect(() => dataset.take(1.5)).toThrow(AuthoringError);
+    expect(() => dataset.take(1.5)).toThrow(/got 1.5: pass an integer, or -1 for all/);
   });
 
   it("filters and maps into new datasets", () => {
@@ -144,7 +145,17 @@ describe("Dataset operations", () => {
   });
 
   it("refuses impossible splits", () => {
-    expect(() => dataset.split({ evalSize: 11 })).toThrow(/from 0 to 10/);
-    expect(() => dataset.split({ evalFraction: 1.5 })).toThrow(/between 0 and 1/);
+    // Mistakes in an environment's code: one line naming the fix, not "an internal error of vf".
+    for (const bad of [
+      { evalSize: 11 },
+      { evalSize: 2.5 },
+      { evalFraction: 1.5 },
+      { evalFraction: Number.NaN },
+    ]) {
+      expect(() => dataset.split(bad)).toThrow(AuthoringError);
+    }
+    expect(() => dataset.split({ evalSize: 11 })).toThrow(/from 0 to 10 .*, got 11: pass a count/);
+    expect(() => dataset.split({ evalFraction: 1.5 })).toThrow(/between 0 and 1, got 1.5: pass a share/);
+    expect(() => dataset.split({ evalSize: 2, seed: 0.5 })).toThrow(AuthoringError);
   });
 });

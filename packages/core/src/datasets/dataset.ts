@@ -6,7 +6,7 @@
  * const dataset = Dataset.fromRows([{ question: "2+2?", answer: 4 }]);
  * const { train, eval: test } = (await loadDataset("data/train.jsonl")).split({ evalFraction: 0.1, seed: 0 });
  */
-import { DatasetError } from "../errors.ts";
+import { AuthoringError, DatasetError } from "../errors.ts";
 import { DatasetRow, describeRowIssue, extraColumns } from "./dataset-row.ts";
 import type { Example } from "./example.ts";
 import { seededShuffle } from "./seeded-shuffle.ts";
@@ -108,7 +108,11 @@ export class Dataset implements Iterable<Example> {
   /** The first `n` examples; all of them when `n` is negative, undefined or larger than the dataset. */
   take(n?: number): Dataset {
     if (n === undefined || n < 0 || n >= this.items.length) return this;
-    if (!Number.isInteger(n)) throw new RangeError(`take(n) needs a whole number, got ${n}`);
+    if (!Number.isInteger(n)) {
+      throw new AuthoringError(
+        `take(n) needs a whole number of examples, got ${n}: pass an integer, or -1 for all`,
+      );
+    }
     return new Dataset(this.items.slice(0, n));
   }
 
@@ -141,14 +145,16 @@ export class Dataset implements Iterable<Example> {
     if (options.evalSize !== undefined) {
       size = options.evalSize;
       if (!Number.isInteger(size) || size < 0 || size > n) {
-        throw new RangeError(
-          `evalSize must be a whole number from 0 to ${n} (the dataset's size), got ${size}`,
+        throw new AuthoringError(
+          `split's evalSize must be a whole number from 0 to ${n} (the dataset's size), got ${size}: pass a count in that range`,
         );
       }
     } else {
       const fraction = options.evalFraction;
       if (!(fraction >= 0 && fraction <= 1)) {
-        throw new RangeError(`evalFraction must be between 0 and 1, got ${fraction}`);
+        throw new AuthoringError(
+          `split's evalFraction must be between 0 and 1, got ${fraction}: pass a share such as 0.1, or evalSize for a count`,
+        );
       }
       size = Math.round(fraction * n);
     }

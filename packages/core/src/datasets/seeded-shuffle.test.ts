@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AuthoringError } from "../errors.ts";
 import { seededShuffle } from "./seeded-shuffle.ts";
 
 const items = Array.from({ length: 10 }, (_, i) => i);
@@ -24,6 +25,6 @@ describe("seededShuffle", () => {
 
   it("rejects a seed that is not an integer", () => {
     expect(() => seededShuffle(items, 1.5)).toThrow(/seed must be an integer/);
-    expect(() => seededShuffle(items, Number.NaN)).toThrow(RangeError);
+    expect(() => seededShuffle(items, Number.NaN)).toThrow(AuthoringError);
   });
 });

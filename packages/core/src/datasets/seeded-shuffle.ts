@@ -3,11 +3,12 @@
  * version and platform. It uses the mulberry32 generator (32-bit integer arithmetic only) and a
  * Fisher-Yates pass; it is for reproducible sampling, not for anything secret.
  */
+import { AuthoringError } from "../errors.ts";
 
 /** A copy of `items` in an order determined by `seed` (any safe integer). */
 export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
   if (!Number.isSafeInteger(seed)) {
-    throw new RangeError(
+    throw new AuthoringError(
       `a shuffle seed must be an integer, got ${seed}: pass a whole number such as 0 or 42`,
     );
   }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
+import { AuthoringError, UserError } from "../errors.ts";
 import { generate } from "../generate/generate.ts";
 import { lastAssistantText } from "../messages/message.ts";
 import { Rubric } from "../rubrics/rubric.ts";
@@ -60,5 +61,8 @@ describe("EnvGroup", () => {
   it("needs unique names, one per environment", () => {
     expect(() => new EnvGroup({ envs: [math, shout], names: ["a", "a"] })).toThrow(/unique/);
     expect(() => new EnvGroup({ envs: [math, shout], names: ["a"] })).toThrow(/2 environments but 1 names/);
+    // An author's mistake: the CLI prints the message, not "an internal error of vf".
+    expect(() => new EnvGroup({ envs: [math, shout], names: ["a", "a"] })).toThrow(AuthoringError);
+    expect(() => new EnvGroup({ envs: [math, shout], names: ["a"] })).toThrow(UserError);
   });
 });

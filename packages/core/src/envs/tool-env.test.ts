@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
-import { SandboxError, ToolCallError, ToolParseError } from "../errors.ts";
+import { AuthoringError, SandboxError, ToolCallError, ToolParseError, UserError } from "../errors.ts";
 import type { Messages, ToolMessage } from "../messages/message.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
@@ -154,6 +154,21 @@ describe("ToolEnv", () => {
     const row = { ...input(), info: { tool_defs: custom } };
     await new ToolEnv({ dataset, tools: [multiply as AnyTool] }).rollout(row, { client, model: "scripted" });
     expect(server!.requests[0]!.tools).toEqual(custom);
+  });
+
+  it("refuses an author's tool mistakes as UserErrors naming the fix, not internal errors", () => {
+    const mistakes = [
+      () => tool({ ...multiply, name: "multiply two" }),
+      () => new ToolEnv({ dataset, tools: [multiply as AnyTool, multiply as AnyTool] }),
+      () => new ToolEnv({ dataset, tools: [] }).addTool(multiply as AnyTool, ["c"]),
+    ];
+    for (const mistake of mistakes) {
+      expect(mistake).toThrow(AuthoringError);
+      expect(mistake).toThrow(UserError);
+    }
+    expect(mistakes[0]).toThrow(/rename the tool/);
+    expect(mistakes[1]).toThrow(/give each tool its own name/);
+    expect(mistakes[2]).toThrow(/add it to the tool's parameters or drop it from hiddenArgs/);
   });
 });
 

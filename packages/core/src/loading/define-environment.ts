@@ -11,7 +11,7 @@
  */
 import type { z } from "zod";
 import type { Environment } from "../envs/environment.ts";
-import { EnvArgsError } from "../errors.ts";
+import { AuthoringError, EnvArgsError } from "../errors.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: an environment of any state type
 type AnyEnvironment = Environment<any>;
@@ -33,6 +33,18 @@ export interface LoadEnvironmentFn<Args extends z.ZodType = z.ZodType> {
 export function defineEnvironment<Args extends z.ZodType>(
   definition: EnvironmentDefinition<Args>,
 ): LoadEnvironmentFn<Args> {
+  // TypeScript catches these in a checked project; an environment run straight from source or
+  // written in JavaScript gets its mistake named here instead of a TypeError at load time.
+  if (typeof definition?.args?.safeParse !== "function") {
+    throw new AuthoringError(
+      "defineEnvironment needs args, a zod schema of the environment's arguments: pass e.g. args: z.object({}).strict()",
+    );
+  }
+  if (typeof definition.load !== "function") {
+    throw new AuthoringError(
+      "defineEnvironment needs load, the function that builds the environment: pass load: (args) => env",
+    );
+  }
   const load = async (args: unknown = {}) => {
     const parsed = definition.args.safeParse(args ?? {});
     if (!parsed.success) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AuthoringError, UserError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { extractBoxedAnswer } from "./boxed-answer.ts";
 import { XMLParser } from "./xml-parser.ts";
@@ -21,6 +22,14 @@ describe("XMLParser fields", () => {
     expect(() => new XMLParser(["field1", "field1"])).toThrow(/appears twice/);
     expect(() => new XMLParser(["a", ["b", "a"]])).toThrow(/"a" appears twice/);
     expect(new XMLParser([]).fieldNames()).toEqual([]);
+  });
+
+  it("reports bad tags as an author's mistake (a UserError naming the fix), not an internal error", () => {
+    for (const fields of [[[]], [""], ["a", ["b", "a"]]]) {
+      expect(() => new XMLParser(fields)).toThrow(AuthoringError);
+      expect(() => new XMLParser(fields)).toThrow(UserError);
+    }
+    expect(() => parser.format({ reasoning: "r" })).toThrow(UserError);
   });
 });
 
