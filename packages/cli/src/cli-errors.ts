@@ -16,6 +16,8 @@ export const EXIT_INTERRUPTED = 130;
 
 export interface ReportOptions {
   verbose: boolean;
+  /** The vf command that failed ("eval", "train"), for hints that name its flags or config keys. */
+  command?: string | undefined;
   write: (line: string) => void;
   /** Colours "error:" when stderr is a terminal. */
   colour?: Palette;
@@ -28,7 +30,7 @@ export function reportError(error: unknown, options: ReportOptions): number {
   const message = error instanceof Error ? error.message : String(error);
   const subject = options.subject ? `${options.subject}: ` : "";
   options.write(`${options.colour?.red("error:") ?? "error:"} ${subject}${message}`);
-  const hint = flagHint(error);
+  const hint = flagHint(error, options.command);
   if (hint) options.write(`hint: ${hint}`);
   if (options.verbose && error instanceof Error && error.stack) {
     options.write(error.stack);

@@ -1,7 +1,17 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { OutputFolderError } from "@vf-rl/core/errors";
+import {
+  EndpointRegistryUnreadableError,
+  EndpointUnreachableError,
+  EnvironmentNotFoundError,
+  EnvSettingsError,
+  GroupScoringRequiredError,
+  MissingKeyError,
+  ModelEndpointUnknownError,
+  OutputFolderError,
+  SamplingArgsError,
+} from "@vf-rl/core/errors";
 import {
   listRuns,
   ResumeSettingsMismatchError,
@@ -30,5 +40,28 @@ describe("flagHint", () => {
       flagHint(new OutputFolderError("/etc/passwd/evals", "/etc/passwd is a file, not a folder")),
     ).toMatch(/-o\/--output-dir/);
     expect(flagHint(new Error("other"))).toBeUndefined();
+  });
+
+  it("names vf eval's flag, or under vf train the config key, for the setting an error of core names", () => {
+    const missingKey = new MissingKeyError("MY_KEY");
+    expect(flagHint(missingKey, "eval")).toMatch(/^-k\/--api-key-var/);
+    expect(flagHint(missingKey, "train")).toMatch(/^api_key_var in \[inference\]/);
+    const sampling = new SamplingArgsError("bad", "extra_body");
+    expect(flagHint(sampling, "eval")).toMatch(/-S\/--sampling-args/);
+    expect(flagHint(sampling, "train")).toBe("fix extra_body in [sampling] of the config");
+    expect(flagHint(new GroupScoringRequiredError(), "eval")).toBe("drop -i/--independent-scoring");
+    expect(flagHint(new EnvSettingsError("bad"), "eval")).toMatch(/-x\/--extra-env-kwargs/);
+    expect(flagHint(new ModelEndpointUnknownError("m", undefined), "eval")).toMatch(/-b\/--api-base-url/);
+    expect(flagHint(new EndpointRegistryUnreadableError("x.toml", "ENOENT"), "eval")).toMatch(
+      /-e\/--endpoints-path/,
+    );
+    expect(flagHint(new EndpointUnreachableError("http://h/v1"), "train")).toMatch(/url in \[inference\]/);
+    // Not installed from a Hub: the same command under every host.
+    for (const command of ["eval", "train", undefined]) {
+      expect(flagHint(new EnvironmentNotFoundError("a/b@1.0.0", "not installed", true), command)).toBe(
+        "install it with vf env install a/b@1.0.0",
+      );
+    }
+    expect(flagHint(new EnvironmentNotFoundError("nope", "known: x"), "eval")).toBeUndefined();
   });
 });

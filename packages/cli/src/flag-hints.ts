@@ -1,19 +1,54 @@
 /**
  * Core's errors name the setting at fault, never a command-line flag (under `vf train` the same
- * setting is a config key). This is where the vf command adds which of its flags sets it.
+ * setting is a config key). This is where the vf command adds which of its flags sets it, or for
+ * `vf train`, which key of the training config.
  */
 import {
+  EndpointRegistryUnreadableError,
+  EndpointUnreachableError,
   EnvArgsError,
+  EnvironmentNotFoundError,
+  EnvSettingsError,
+  GroupScoringRequiredError,
+  MissingKeyError,
+  ModelEndpointUnknownError,
   OutputFolderError,
   ResumeSettingsMismatchError,
   RunFolderNotEmptyError,
   RunLockedError,
   RunsFolderNotFoundError,
+  SamplingArgsError,
 } from "@vf-rl/core/errors";
 
-/** The flag that fixes `error`, as a line for the user, or undefined. */
-export function flagHint(error: unknown): string | undefined {
+/**
+ * The flag (or config key) that fixes `error`, as a line for the user, or undefined. `command` is
+ * the vf command that failed ("eval", "train", ...), as its flags differ.
+ */
+export function flagHint(error: unknown, command?: string): string | undefined {
+  if (error instanceof EnvironmentNotFoundError && error.notInstalled) {
+    return `install it with vf env install ${error.envId}`;
+  }
+  return command === "train" ? trainConfigHint(error) : evalFlagHint(error);
+}
+
+/** The flags of vf eval (vf doctor and vf view share those they have). */
+function evalFlagHint(error: unknown): string | undefined {
   if (error instanceof EnvArgsError) return "fix them with -a/--env-args (JSON), e.g. -a '{\"key\": 1}'";
+  if (error instanceof EnvSettingsError) {
+    return "vf eval sets them with -x/--extra-env-kwargs (JSON), e.g. -x '{\"max_turns\": 3}'";
+  }
+  if (error instanceof GroupScoringRequiredError) return "drop -i/--independent-scoring";
+  if (error instanceof SamplingArgsError)
+    return "vf eval passes sampling args with -S/--sampling-args (JSON)";
+  if (error instanceof MissingKeyError) return "-k/--api-key-var names the variable that holds the key";
+  if (error instanceof EndpointUnreachableError) {
+    return "-b/--api-base-url sets the URL (or url in the endpoint's row of configs/endpoints.toml)";
+  }
+  if (error instanceof ModelEndpointUnknownError)
+    return "-b/--api-base-url gives the base URL, ending in /v1";
+  if (error instanceof EndpointRegistryUnreadableError) {
+    return "-e/--endpoints-path names the registry (./configs/endpoints.toml by default)";
+  }
   if (error instanceof OutputFolderError) return "vf eval saves under -o/--output-dir (./outputs by default)";
   if (error instanceof RunFolderNotEmptyError) return `resume it with -R ${error.dir}`;
   if (error instanceof ResumeSettingsMismatchError) {
@@ -25,5 +60,15 @@ export function flagHint(error: unknown): string | undefined {
   if (error instanceof RunLockedError) {
     return "two vf eval -R on one run would duplicate its rollouts; start a separate run without -R to work in parallel";
   }
+  return undefined;
+}
+
+/** The keys of a vf train config. */
+function trainConfigHint(error: unknown): string | undefined {
+  if (error instanceof MissingKeyError)
+    return "api_key_var in [inference] names the variable that holds the key";
+  if (error instanceof SamplingArgsError) return `fix ${error.arg} in [sampling] of the config`;
+  if (error instanceof EndpointUnreachableError) return "url in [inference] sets the server's URL";
+  if (error instanceof OutputFolderError) return "vf train saves under output_dir of the config";
   return undefined;
 }

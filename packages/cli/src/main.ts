@@ -21,6 +21,7 @@ export async function main(argv: string[], io: Output = processOutput()): Promis
       // Commander has printed its own message (help, version, unknown option).
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    return reportError(error, { verbose, write: io.err, colour: io.colour.err });
+    const command = argv.find((arg) => !arg.startsWith("-"));
+    return reportError(error, { verbose, command, write: io.err, colour: io.colour.err });
   }
 }

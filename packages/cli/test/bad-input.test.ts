@@ -43,4 +43,28 @@ describe("bad input", () => {
     expect(lines[0]).toMatch(message);
     expect(result.stderr).not.toMatch(/internal error|ZodError|at .*\.ts:\d+/);
   });
+
+  it("hints the flag under vf eval and the config key under vf train for one error of core", async () => {
+    const unset = "VF_TEST_UNSET_KEY";
+    const evaluated = await runVf(
+      ["eval", "reverse-text", "-m", "m", "-b", "http://127.0.0.1:9/v1", "-k", unset],
+      {
+        cwd: dir,
+      },
+    );
+    const trained = await runVf(
+      [
+        "train",
+        join(REPO, "configs/train/reverse-text.toml"),
+        ...["--output_dir", join(dir, "run"), "--inference.url", "http://127.0.0.1:9/v1"],
+        ...["--inference.api_key_var", unset],
+      ],
+      { cwd: dir, timeoutMs: 60_000 },
+    );
+    const cause = `error: the API key variable ${unset} is not set: export ${unset}=..., or name the variable that holds the key`;
+    expect(evaluated.stderr).toBe(`${cause}\nhint: -k/--api-key-var names the variable that holds the key\n`);
+    expect(trained.stderr).toBe(
+      `${cause}\nhint: api_key_var in [inference] names the variable that holds the key\n`,
+    );
+  }, 120_000);
 });

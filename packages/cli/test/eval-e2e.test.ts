@@ -1,6 +1,6 @@
 // The vf binary end to end, as a user drives it: init → eval against a scripted server → view --json
 // → an interrupted run resumed with -R; and each kind of bad input with its exit status and message.
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,13 +145,39 @@ describe("vf eval with bad input", () => {
       "an unreachable endpoint",
       ["eval", "capitals", "-m", "x", "-b", "http://127.0.0.1:9/v1"],
       1,
-      /cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1: check that the server is running/,
+      /cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1: check that the server is running.*\nhint: -b\/--api-base-url sets the URL/,
     ],
     [
       "a missing API key variable",
       ["eval", "capitals", "-m", "gpt-4.1-mini", "-b", "http://127.0.0.1:9/v1", "-k", "VF_TEST_NO_SUCH_KEY"],
       1,
-      /the API key variable VF_TEST_NO_SUCH_KEY is not set: export VF_TEST_NO_SUCH_KEY=/,
+      /the API key variable VF_TEST_NO_SUCH_KEY is not set: export VF_TEST_NO_SUCH_KEY=.*\nhint: -k\/--api-key-var names the variable/,
+    ],
+    [
+      "an endpoint registry that does not exist",
+      ["eval", "capitals", "-m", "x", "-e", "/nonexistent/endpoints.toml"],
+      1,
+      /cannot read the endpoint registry \/nonexistent\/endpoints.toml: .*\nhint: -e\/--endpoints-path names the registry/,
+    ],
+    [
+      "a setting a single-turn environment cannot take",
+      ["eval", "capitals", "-m", "x", "-b", "http://127.0.0.1:9/v1", "-x", '{"max_turns": 3}'],
+      1,
+      /drop max_turns from the environment settings\nhint: vf eval sets them with -x\/--extra-env-kwargs/,
+    ],
+    [
+      "a Hub environment that is not installed",
+      ["eval", "someone/thing@1.0.0", "-m", "x", "-b", "http://127.0.0.1:9/v1"],
+      1,
+      /unknown environment "someone\/thing@1.0.0": .*install it from its Hub\nhint: install it with vf env install someone\/thing@1.0.0/,
+    ],
+    [
+      // The scaffold splits its rows with evalSize = numEval: more than it has is a split it
+      // cannot make, reported as such (it was a RangeError, "an internal error of vf").
+      "env args the environment's own code cannot use",
+      ["eval", "capitals", "-m", "x", "-b", "http://127.0.0.1:9/v1", "-a", '{"numEval": 100}'],
+      1,
+      /^error: split's evalSize must be a whole number from 0 to \d+ \(the dataset's size\), got 100: pass a count in that range\n$/,
     ],
     [
       "env args that fail the schema",
@@ -169,8 +195,41 @@ describe("vf eval with bad input", () => {
       expect(result.code).toBe(code);
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toMatch(/\n\s+at /);
+      expect(result.stderr).not.toMatch(/internal error/);
     });
   }
+
+  it("refuses independent scoring of an environment with group rewards, naming -i", async () => {
+    const dir = join(project.dir, "environments", "grouped");
+    await mkdir(join(dir, "src"), { recursive: true });
+    await writeFile(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "grouped", type: "module", exports: "./src/index.ts", vf: { id: "grouped" } }),
+    );
+    await writeFile(
+      join(dir, "src", "index.ts"),
+      [
+        'import { Dataset, defineEnvironment, Rubric, SingleTurnEnv } from "@vf-rl/core";',
+        'import { z } from "zod";',
+        "export const loadEnvironment = defineEnvironment({",
+        "  args: z.object({}).strict(),",
+        "  load: () =>",
+        "    new SingleTurnEnv({",
+        '      dataset: Dataset.fromRows([{ question: "Say hi", answer: "hi" }]),',
+        '      evalDataset: Dataset.fromRows([{ question: "Say hi", answer: "hi" }]),',
+        '      rubric: new Rubric().addGroupReward((group) => group.map(() => 1), { name: "same" }),',
+        "    }),",
+        "});",
+      ].join("\n"),
+    );
+    const result = await runVf(["eval", "grouped", ...modelFlags(), "-n", "1", "-r", "2", "-i"], {
+      cwd: project.dir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /\nerror: this environment's rubric has group reward functions, .*\(turn independent scoring off\)\nhint: drop -i\/--independent-scoring\n$/,
+    );
+  });
 
   it("records a model that returns garbage on each rollout, runs them all, and exits 1", async () => {
     const garbage = await startScriptedServer({

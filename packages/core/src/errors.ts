@@ -1,10 +1,17 @@
 /**
  * One error hierarchy for vf. `UserError` is something the user can fix (a flag, a file, a config,
  * env args, a key); `SystemError` is a fault of ours or of a service we call. Every message states
- * the cause, then what to do.
+ * the cause, then what to do, naming settings in words and never a command-line flag: the same
+ * setting is a flag of `vf eval`, a key of a `vf train` config or an option of `evaluate`, so each
+ * host adds its own hint from the error's class and fields (see the CLI's flag-hints.ts).
  */
 import type { SettingMismatch } from "./results/resume-settings.ts";
 
+/**
+ * Base of every error vf throws or records; `name` is the subclass's name ("EnvArgsError"), which
+ * saved rollouts keep. Catch `UserError` for what the user can fix, `SystemError` for faults of
+ * vf or a service, `RolloutError` for what ended one rollout.
+ */
 export class VfError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -23,6 +30,8 @@ export class EnvironmentNotFoundError extends UserError {
   constructor(
     readonly envId: string,
     hint: string,
+    /** An `owner/name` id that no installed package matches: a Hub environment not installed here. */
+    readonly notInstalled = false,
   ) {
     super(`unknown environment "${envId}": ${hint}`);
   }
@@ -33,6 +42,35 @@ export class EnvironmentNotFoundError extends UserError {
  * the environment is built: the message names the fix.
  */
 export class AuthoringError extends UserError {}
+
+/**
+ * Independent scoring (each rollout scored alone) was asked of a rubric with group reward
+ * functions, which score all rollouts of an example together.
+ */
+export class GroupScoringRequiredError extends UserError {
+  constructor() {
+    super(
+      "this environment's rubric has group reward functions, which score all rollouts of an example together: score rollouts in groups (turn independent scoring off)",
+    );
+  }
+}
+
+/**
+ * Settings given to a loaded environment (`Environment.configure`: max_turns, timeout_seconds, ...)
+ * that it does not accept.
+ */
+export class EnvSettingsError extends UserError {}
+
+/** Sampling args (temperature, max_tokens, extra_body, ...) that vf cannot send as given. */
+export class SamplingArgsError extends UserError {
+  constructor(
+    message: string,
+    /** The sampling arg at fault. */
+    readonly arg: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Environment arguments failed the environment's schema. */
 export class EnvArgsError extends UserError {
@@ -59,7 +97,7 @@ export class DatasetError extends UserError {
 export class MissingKeyError extends UserError {
   constructor(readonly variable: string) {
     super(
-      `the API key variable ${variable} is not set: export ${variable}=... or pass -k with another variable`,
+      `the API key variable ${variable} is not set: export ${variable}=..., or name the variable that holds the key`,
     );
   }
 }
@@ -71,6 +109,33 @@ export class ConfigError extends UserError {
     readonly key?: string,
   ) {
     super(message);
+  }
+}
+
+/** The endpoint registry (an endpoints.toml) cannot be read. */
+export class EndpointRegistryUnreadableError extends ConfigError {
+  constructor(
+    /** The registry file. */
+    readonly path: string,
+    /** Why, from the file system. */
+    readonly reason: string,
+  ) {
+    super(`cannot read the endpoint registry ${path}: ${reason}: check the registry's path`);
+  }
+}
+
+/** A model that is neither an endpoint_id of the registry nor given a base URL to reach it at. */
+export class ModelEndpointUnknownError extends ConfigError {
+  constructor(
+    readonly model: string,
+    /** The endpoint registry it is not in, when one was loaded. */
+    readonly registryPath: string | undefined,
+  ) {
+    const where = registryPath ? ` is not an endpoint_id in ${registryPath} and` : "";
+    super(
+      `model "${model}"${where} has no base URL: give the base URL of a server that serves it, or add an [[endpoint]] row with endpoint_id = "${model}" to configs/endpoints.toml`,
+      "model",
+    );
   }
 }
 
@@ -113,8 +178,10 @@ export class EndpointUnreachableError extends InfraError {
     cause?: unknown,
   ) {
     super(
-      `cannot reach the model endpoint ${url}: check that the server is running and the URL (-b or endpoints.toml) is right`,
-      { cause },
+      `cannot reach the model endpoint ${url}: check that the server is running and that the URL is right`,
+      {
+        cause,
+      },
     );
   }
 }

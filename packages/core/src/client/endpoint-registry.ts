@@ -17,7 +17,7 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
-import { ConfigError } from "../errors.ts";
+import { ConfigError, EndpointRegistryUnreadableError } from "../errors.ts";
 import { type ApiClientType, DEFAULT_CLIENT_TYPE, parseClientType } from "./client-type.ts";
 
 /** One `[[endpoint]]` row as written, aliases included. */
@@ -97,9 +97,7 @@ export async function loadEndpointRegistry(
     if ((error as NodeJS.ErrnoException).code === "ENOENT" && options.required === false) {
       return new EndpointRegistry(path, new Map());
     }
-    throw new ConfigError(
-      `cannot read the endpoint registry ${path}: ${(error as Error).message}: check -e/--endpoints-path`,
-    );
+    throw new EndpointRegistryUnreadableError(path, (error as Error).message);
   }
   return parseEndpointRegistry(text, path);
 }

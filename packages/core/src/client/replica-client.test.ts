@@ -82,7 +82,7 @@ describe("resolveModel", () => {
   it("says what to do when a literal model id has no base URL", () => {
     expect(() => resolveModel({ model: "llama", registry })).toThrow(ConfigError);
     expect(() => resolveModel({ model: "llama", registry })).toThrow(
-      /model "llama" is not an endpoint_id in configs\/endpoints\.toml and has no base URL: pass -b/,
+      /model "llama" is not an endpoint_id in configs\/endpoints\.toml and has no base URL: give the base URL/,
     );
   });
 });

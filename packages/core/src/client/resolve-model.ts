@@ -2,7 +2,7 @@
  * Turns `-m` into the model id and endpoints to call: an alias found in the endpoint registry, or
  * else a literal model id served at the given base URL. Also reads API keys from their variables.
  */
-import { ConfigError, MissingKeyError } from "../errors.ts";
+import { MissingKeyError, ModelEndpointUnknownError } from "../errors.ts";
 import { type ApiClientType, DEFAULT_CLIENT_TYPE } from "./client-type.ts";
 import type { EndpointAddress, EndpointRegistry } from "./endpoint-registry.ts";
 
@@ -61,11 +61,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
     };
   }
   if (options.baseUrl === undefined || options.baseUrl === "") {
-    const where = options.registry?.path ? `is not an endpoint_id in ${options.registry.path} and` : "";
-    throw new ConfigError(
-      `model "${options.model}" ${where} has no base URL: pass -b/--api-base-url, or add an [[endpoint]] row with endpoint_id = "${options.model}" to configs/endpoints.toml`,
-      "model",
-    );
+    throw new ModelEndpointUnknownError(options.model, options.registry?.path);
   }
   return {
     model: options.model,

@@ -5,7 +5,7 @@
  */
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
 import { buildPrompt, type Dataset } from "../datasets/index.ts";
-import { AuthoringError, UserError } from "../errors.ts";
+import { AuthoringError, EnvSettingsError, UserError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { Parser } from "../parsers/parser.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
@@ -196,7 +196,9 @@ export abstract class Environment<Data = Record<string, unknown>> {
   configure(settings: Record<string, unknown>): void {
     const keys = Object.keys(settings);
     if (keys.length > 0) {
-      throw new UserError(`this environment takes no extra settings (got ${keys.join(", ")}): drop -x`);
+      throw new EnvSettingsError(
+        `this environment takes no settings (got ${keys.join(", ")}): drop them from the environment settings`,
+      );
     }
   }
 

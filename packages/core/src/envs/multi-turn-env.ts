@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { describeConfigIssues } from "../config/config-issues.ts";
-import { CancelledError, OverlongPromptError, UserError } from "../errors.ts";
+import { CancelledError, EnvSettingsError, OverlongPromptError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { createState } from "../rollout/create-state.ts";
 import { errorData } from "../rollout/error-data.ts";
@@ -79,8 +79,8 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     const parsed = MultiTurnSettings.safeParse(settings);
     if (!parsed.success) {
       const known = Object.keys(MultiTurnSettings.shape);
-      throw new UserError(
-        `${describeConfigIssues(parsed.error, "extra settings (-x)", known)}; accepted: ${known.join(", ")}`,
+      throw new EnvSettingsError(
+        `${describeConfigIssues(parsed.error, "environment settings", known)}; accepted: ${known.join(", ")}`,
       );
     }
     const { max_turns, timeout_seconds, max_total_completion_tokens } = parsed.data;

@@ -7,7 +7,7 @@
  *   rubric: new Rubric().addReward(({ completion, answer }) => lastAssistantText(completion).includes(answer)),
  * });
  */
-import { UserError } from "../errors.ts";
+import { EnvSettingsError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
 
@@ -22,7 +22,9 @@ export class SingleTurnEnv<Data = Record<string, unknown>> extends MultiTurnEnv<
 
   override configure(settings: Record<string, unknown>): void {
     if ("max_turns" in settings)
-      throw new UserError("a single-turn environment always has one turn: drop max_turns from -x");
+      throw new EnvSettingsError(
+        "a single-turn environment always has one turn: drop max_turns from the environment settings",
+      );
     super.configure(settings);
   }
 

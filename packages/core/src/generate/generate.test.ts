@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
 import { SingleTurnEnv } from "../envs/single-turn-env.ts";
+import { GroupScoringRequiredError } from "../errors.ts";
 import { lastAssistantText } from "../messages/message.ts";
 import { readRun } from "../results/read-run.ts";
 import { Rubric } from "../rubrics/rubric.ts";
@@ -149,7 +150,7 @@ describe("generate", () => {
     const { inputs } = await env.inputs({ split: "eval" });
     await expect(
       generate(env, inputs, { clients: client, model: "scripted", independentScoring: true }),
-    ).rejects.toThrow(/drop -i/);
+    ).rejects.toThrow(GroupScoringRequiredError);
   });
 
   it("keeps several runs at once within their shared slots", async () => {

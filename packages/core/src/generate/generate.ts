@@ -15,7 +15,7 @@
 import { type FatalModelError, RunStoppedError } from "../client/fatal-model-error.ts";
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
 import type { Environment } from "../envs/environment.ts";
-import { CancelledError, UserError } from "../errors.ts";
+import { CancelledError, GroupScoringRequiredError } from "../errors.ts";
 import type { RolloutRecord } from "../results/rollout-record.ts";
 import { createState } from "../rollout/create-state.ts";
 import { recordError } from "../rollout/record-error.ts";
@@ -94,9 +94,7 @@ export async function generate<Data>(
   const clients = Array.isArray(options.clients) ? options.clients : [options.clients];
   if (clients.length === 0) throw new TypeError("generate needs at least one model client");
   if (options.independentScoring && env.rubric.requiresGroup()) {
-    throw new UserError(
-      "this environment's rubric scores whole groups, so it cannot score rollouts independently: drop -i/--independent-scoring",
-    );
+    throw new GroupScoringRequiredError();
   }
   const slots = new Slots(options.maxConcurrent ?? 32);
   const scope = new CancelScope(options.signal);

@@ -58,9 +58,14 @@ export function findEnvironment(id: string, options: FindOptions = {}): FoundEnv
     }
   }
   const known = listEnvironments({ cwd }).map((e) => e.packageJson.vf.id);
-  const hint = owner
-    ? `it is not installed: run vf env install ${id}`
-    : `known environments: ${[...new Set(known)].sort().join(", ") || "none"}; or pass a path to a package folder`;
+  if (owner) {
+    throw new EnvironmentNotFoundError(
+      id,
+      "no installed package has this id, in this project or vf's own folder: install it from its Hub",
+      true,
+    );
+  }
+  const hint = `known environments: ${[...new Set(known)].sort().join(", ") || "none"}; or pass a path to a package folder`;
   throw new EnvironmentNotFoundError(id, hint);
 }
 

@@ -69,10 +69,10 @@ describe("loadEnvironmentById", () => {
     expect(loaded.env.envId).toBe("someone/echo-env");
   });
 
-  it("says to install a Hub id that is not installed", async () => {
-    await expect(loadEnvironmentById("someone/thing@1.0.0", { cwd: project })).rejects.toThrow(
-      /run vf env install someone\/thing@1.0.0/,
-    );
+  it("says to install a Hub id that is not installed, marking it so a host can say how", async () => {
+    const missing = loadEnvironmentById("someone/thing@1.0.0", { cwd: project });
+    await expect(missing).rejects.toThrow(/"someone\/thing@1.0.0": .*install it from its Hub$/);
+    await expect(missing).rejects.toMatchObject({ envId: "someone/thing@1.0.0", notInstalled: true });
   });
 
   it("refuses an environment that is not an Environment of this @vf-rl/core, naming its class", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AuthoringError, UserError } from "../errors.ts";
+import { AuthoringError, GroupScoringRequiredError, UserError } from "../errors.ts";
 import { lastAssistantText, type Messages } from "../messages/message.ts";
 import { createState } from "../rollout/create-state.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
@@ -97,7 +97,10 @@ describe("Rubric", () => {
 
   it("refuses to score a rollout alone when a group function needs the group", async () => {
     const rubric = new Rubric().addGroupReward((group) => group.map(() => 1), { name: "g" });
-    await expect(rubric.scoreRollout(finished("4", "4"))).rejects.toThrow(/group scoring/);
+    // A UserError naming the setting in words (no flag: core does not know which host asked).
+    const refused = rubric.scoreRollout(finished("4", "4"));
+    await expect(refused).rejects.toThrow(GroupScoringRequiredError);
+    await expect(refused).rejects.toThrow(/score rollouts in groups \(turn independent scoring off\)$/);
   });
 
   it("records a group function that returns the wrong count as an error for every rollout", async () => {

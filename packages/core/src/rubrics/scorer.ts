@@ -3,6 +3,7 @@
  * the environment-group rubric implement it; environments call `scoreGroup` or `scoreRollout`.
  */
 
+import { GroupScoringRequiredError } from "../errors.ts";
 import type { ScoringError } from "../results/rollout-record.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
 
@@ -40,9 +41,7 @@ export abstract class Scorer<Data = Record<string, unknown>> {
   /** Scores one rollout on its own (independent scoring). Fails when a group function is present. */
   async scoreRollout(state: RolloutState<Data>): Promise<void> {
     if (this.requiresGroup()) {
-      throw new TypeError(
-        "this rubric has group reward functions, which need all rollouts of an example: use group scoring (drop -i/--independent-scoring)",
-      );
+      throw new GroupScoringRequiredError();
     }
     const started = performance.now();
     const [score] = await this.compute([state]);

@@ -132,6 +132,9 @@ describe("training configs", () => {
     });
     expect(message).toContain("is not a folder: give a checkpoint folder");
     expect(message).toContain('unknown environment "no-such-env"');
+    expect(problems({ model: fresh, env: [{ id: "someone/thing@1.0.0" }] })).toMatch(
+      /env\[0\]\.id: unknown environment "someone\/thing@1.0.0": .*install it from its Hub, e.g. vf env install someone\/thing@1.0.0/,
+    );
     expect(
       problems({ model: { d_model: 30, n_layers: 1, n_heads: 4 }, env: [{ id: VOWELS_ENV }] }),
     ).toContain("model.d_model (30) must be divisible by model.n_heads (4)");

@@ -83,7 +83,8 @@ export function resolveTrainConfig(
       findEnvironment(env.id);
     } catch (error) {
       if (!(error instanceof EnvironmentNotFoundError)) throw error;
-      problems.push(`${source.where}: env[${i}].id: ${error.message}`);
+      const install = error.notInstalled ? `, e.g. vf env install ${env.id}` : "";
+      problems.push(`${source.where}: env[${i}].id: ${error.message}${install}`);
     }
   });
   if (problems.length > 0) throw configError(problems);
