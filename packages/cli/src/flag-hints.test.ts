@@ -10,14 +10,12 @@ import {
   MissingKeyError,
   ModelEndpointUnknownError,
   OutputFolderError,
-  SamplingArgsError,
-} from "@vf-rl/core/errors";
-import {
-  listRuns,
   ResumeSettingsMismatchError,
   RunFolderNotEmptyError,
   RunLockedError,
-} from "@vf-rl/core/results";
+  SamplingArgsError,
+} from "@vf-rl/core/errors";
+import { listRuns } from "@vf-rl/core/results";
 import { describe, expect, it } from "vitest";
 import { flagHint } from "./flag-hints.ts";
 

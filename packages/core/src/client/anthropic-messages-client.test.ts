@@ -4,7 +4,8 @@
 // client is in model-clients.contract.test.ts.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Messages } from "../messages/message.ts";
-import { type ScriptedServerOptions, sequence, startScriptedServer } from "../testing/index.ts";
+import { type ScriptedServerOptions, startScriptedServer } from "../testing/index.ts";
+import { sequence } from "../testing/scripted-reply.ts";
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, AnthropicMessagesClient } from "./anthropic-messages-client.ts";
 
 const opened: Array<{ close(): Promise<void> }> = [];

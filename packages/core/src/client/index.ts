@@ -1,43 +1,17 @@
 /**
- * @vf-rl/core/client: the `ModelClient` interface, one client per model API (OpenAI chat completions,
- * text completions and Responses, Anthropic Messages) chosen by `type`, the endpoint registry
- * (configs/endpoints.toml) and replicas, and the model-call failures hosts tell apart.
+ * @vf-rl/core/client: what hosts need to reach models: the endpoint registry
+ * (configs/endpoints.toml), resolving a model to its replicas (each with the client of its API)
+ * and keys, and the shapes of a chat call for hosts that wrap a client or carry its turns (the
+ * trainer, the env server). The model-call errors hosts tell apart are in @vf-rl/core/errors;
+ * `OpenAIModelClient` and `ModelClient` are in the root export.
  */
-export { ANTHROPIC_DEFAULT_MAX_TOKENS, AnthropicMessagesClient } from "./anthropic-messages-client.ts";
-export { ApiClientType, DEFAULT_CLIENT_TYPE, parseClientType } from "./client-type.ts";
+export { type EndpointAddress, loadEndpointRegistry } from "./endpoint-registry.ts";
 export {
-  type CreateModelClientOptions,
-  createModelClient,
-  type HttpModelClient,
-} from "./create-model-client.ts";
-export {
-  type EndpointAddress,
-  type LoadEndpointRegistryOptions,
-  loadEndpointRegistry,
-} from "./endpoint-registry.ts";
-export {
-  ApiKeyRejectedError,
-  FatalModelError,
-  ModelNotFoundError,
-  QuotaExhaustedError,
-  RunStoppedError,
-  STOPPED_RUN_ERROR_NAMES,
-} from "./fatal-model-error.ts";
-export * from "./model-client.ts";
-export type { ModelClientOptions } from "./model-client-options.ts";
-export { OpenAICompletionsClient, type OpenAICompletionsClientOptions } from "./openai-completions-client.ts";
-export { OpenAIModelClient } from "./openai-model-client.ts";
-export { OpenAIResponsesClient } from "./openai-responses-client.ts";
-export {
-  type ClientSettings,
-  clientForEndpoint,
-  createReplicaClient,
-  ReplicaClient,
-} from "./replica-client.ts";
-export {
-  type ResolvedModel,
-  type ResolveModelOptions,
-  resolveApiKey,
-  resolveModel,
-} from "./resolve-model.ts";
-export { plainTextPrompt, type TextPromptRenderer } from "./text-prompt.ts";
+  type ChatCallOptions,
+  type ChatRequest,
+  type ModelResponse,
+  SamplingArgs,
+  type TurnTokens,
+} from "./model-client.ts";
+export { createReplicaClient, ReplicaClient } from "./replica-client.ts";
+export { resolveApiKey, resolveModel } from "./resolve-model.ts";

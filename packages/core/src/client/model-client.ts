@@ -12,6 +12,7 @@ import type { ToolDefinition } from "../tools/tool.ts";
 export const SamplingArgs = z.record(z.string(), z.unknown());
 export type SamplingArgs = z.infer<typeof SamplingArgs>;
 
+/** One chat call: the model, the conversation so far, the tools offered and the sampling args. */
 export interface ChatRequest {
   model: string;
   messages: Messages;
@@ -20,6 +21,7 @@ export interface ChatRequest {
   sampling: SamplingArgs;
 }
 
+/** Why the model stopped: OpenAI's finish_reason, with anything else as "other". */
 export type FinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "other";
 
 /** Token ids and sampler logprobs of one model turn, when the server returns vLLM's fields. */
@@ -32,11 +34,13 @@ export interface TurnTokens {
   completionLogprobs: number[];
 }
 
+/** Tokens a call used, as the server counted them. */
 export interface ModelUsage {
   promptTokens: number;
   completionTokens: number;
 }
 
+/** A model's answer to one chat call, normalised across servers. */
 export interface ModelResponse {
   id: string;
   model: string;
@@ -49,6 +53,7 @@ export interface ModelResponse {
 
 /** Per-call options of `ModelClient.chat`. */
 export interface ChatCallOptions {
+  /** Aborts the call (the rollout's timeout or a Ctrl-C). */
   signal?: AbortSignal;
   /** Headers of this request only, over the endpoint's own (e.g. X-Session-ID from the rollout's state). */
   headers?: Record<string, string>;

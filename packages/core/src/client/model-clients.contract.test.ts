@@ -13,12 +13,8 @@ import {
   UserError,
 } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
-import {
-  type ScriptedServer,
-  type ScriptedServerOptions,
-  sequence,
-  startScriptedServer,
-} from "../testing/index.ts";
+import { type ScriptedServer, type ScriptedServerOptions, startScriptedServer } from "../testing/index.ts";
+import { sequence } from "../testing/scripted-reply.ts";
 import { ApiClientType } from "./client-type.ts";
 import { createModelClient, type HttpModelClient } from "./create-model-client.ts";
 import { ApiKeyRejectedError, ModelNotFoundError } from "./fatal-model-error.ts";

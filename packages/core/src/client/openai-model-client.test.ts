@@ -11,12 +11,8 @@ import {
   UserError,
 } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
-import {
-  type ScriptedServer,
-  type ScriptedServerOptions,
-  sequence,
-  startScriptedServer,
-} from "../testing/index.ts";
+import { type ScriptedServer, type ScriptedServerOptions, startScriptedServer } from "../testing/index.ts";
+import { sequence } from "../testing/scripted-reply.ts";
 import { IM_END } from "../testing/scripted-tokens.ts";
 import { ApiKeyRejectedError, ModelNotFoundError, QuotaExhaustedError } from "./fatal-model-error.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";

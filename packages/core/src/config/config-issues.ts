@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { closestMatch } from "./closest-match.ts";
 
+/** zod's issues as one line: `where: key.path: problem`, unknown keys with their closest known key. */
 export function describeConfigIssues(error: z.ZodError, where: string, knownKeys: readonly string[]): string {
   return error.issues
     .map((issue) => {

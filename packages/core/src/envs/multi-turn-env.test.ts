@@ -5,7 +5,8 @@ import { CancelledError } from "../errors.ts";
 import { lastAssistantText, type Messages } from "../messages/message.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
-import { type ScriptedServer, sequence, startScriptedServer } from "../testing/index.ts";
+import { type ScriptedServer, startScriptedServer } from "../testing/index.ts";
+import { sequence } from "../testing/scripted-reply.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
 import { SingleTurnEnv } from "./single-turn-env.ts";
 

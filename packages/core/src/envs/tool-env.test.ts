@@ -6,7 +6,8 @@ import { AuthoringError, SandboxError, ToolCallError, ToolParseError, UserError 
 import type { Messages, ToolMessage } from "../messages/message.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
-import { type ScriptedServer, sequence, startScriptedServer } from "../testing/index.ts";
+import { type ScriptedServer, startScriptedServer } from "../testing/index.ts";
+import { sequence } from "../testing/scripted-reply.ts";
 import { tool } from "../tools/tool.ts";
 import { StatefulToolEnv } from "./stateful-tool-env.ts";
 import { type AnyTool, ToolEnv } from "./tool-env.ts";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
 import { SingleTurnEnv } from "../envs/single-turn-env.ts";
-import { echoLastUser, startScriptedServer } from "../testing/index.ts";
+import { startScriptedServer } from "../testing/index.ts";
+import { echoLastUser } from "../testing/scripted-reply.ts";
 import { generate } from "./generate.ts";
 
 describe("a run's cancel signal", () => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { EnvironmentNotFoundError, UserError } from "../errors.ts";
 import { EnvPackageJson } from "./env-manifest.ts";
 
+/** An environment package found by `findEnvironment`: its folder and manifest. */
 export interface FoundEnvironment {
   /** Folder of the package. */
   dir: string;
@@ -30,6 +31,11 @@ export function managedEnvironmentsDir(): string {
   return join(process.env.VF_HOME ?? join(homedir(), ".vf"), "envs");
 }
 
+/**
+ * The package of environment `id`: a package folder's path, a bare id (`./environments/<id>`, then
+ * installed packages, bundled ones included), or a Hub id `owner/name[@version]` among installed
+ * packages. Throws `EnvironmentNotFoundError` naming the known ids, or that it is not installed.
+ */
 export function findEnvironment(id: string, options: FindOptions = {}): FoundEnvironment {
   const cwd = options.cwd ?? process.cwd();
   // A folder that exists wins over a Hub id of the same spelling ("envs/my-env" is a path here).

@@ -25,6 +25,10 @@ export interface LoadedEnvironment {
   packageJson: EnvPackageJson;
 }
 
+/**
+ * Finds environment `id` (see `findEnvironment`), imports its entry (TypeScript or JavaScript, with
+ * this core as its `@vf-rl/core`) and calls `loadEnvironment(args)`; bad args are an `EnvArgsError`.
+ */
 export async function loadEnvironmentById(id: string, options: LoadOptions = {}): Promise<LoadedEnvironment> {
   const found = findEnvironment(id, options);
   const entry = entryFile(found.dir, found.packageJson);

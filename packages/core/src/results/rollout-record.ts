@@ -57,6 +57,7 @@ export const TokenUsage = z.object({
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
+/** One rollout as a line of results.jsonl, in verifiers' field names (readers of either ecosystem share it). */
 export const RolloutRecord = z.object({
   /** Row of the dataset; the same for every rollout of that row, groups are keyed by it. */
   example_id: z.number().int(),

@@ -14,6 +14,7 @@ import { ToolDefinition } from "../tools/tool.ts";
 export const RunStatus = z.enum(["running", "complete", "interrupted", "stopped", "failed"]);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+/** A run's metadata.json: what was evaluated with which settings, its status and averages, as verifiers writes it. */
 export const RunMetadata = z.object({
   env_id: z.string(),
   /** The evaluation's name (`name` of its config block), which also names its folder; absent: env_id. */

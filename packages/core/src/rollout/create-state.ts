@@ -11,6 +11,7 @@ export interface CreateStateOptions {
   signal: AbortSignal;
 }
 
+/** The state a rollout starts from: the input's prompt, no turns yet, the call settings and timers. */
 export function createState<Data>(input: RolloutInput, options: CreateStateOptions): RolloutState<Data> {
   return {
     input,

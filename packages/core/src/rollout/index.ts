@@ -1,4 +1,2 @@
-/** @vf-rl/core/rollout: a rollout's state, for hosts that start rollouts themselves. */
-export { type CreateStateOptions, createState } from "./create-state.ts";
-export type { Info, RolloutInput } from "./rollout-input.ts";
-export type { PhaseTimes, RolloutState, TurnRecord } from "./rollout-state.ts";
+/** @vf-rl/core/rollout: a rollout's first state, for hosts and tests that run a rollout's steps themselves. */
+export { createState } from "./create-state.ts";

@@ -6,13 +6,12 @@ import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import type { Messages } from "../messages/message.ts";
 import {
   byPrompt,
-  echoLastUser,
   fixedReply,
   lastUserText,
   type ScriptedServerOptions,
-  sequence,
   startScriptedServer,
 } from "./index.ts";
+import { echoLastUser, sequence } from "./scripted-reply.ts";
 
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

@@ -7,7 +7,6 @@
 import { existsSync } from "node:fs";
 import type { ModelClient } from "@vf-rl/core";
 import {
-  ApiKeyRejectedError,
   createReplicaClient,
   type EndpointAddress,
   loadEndpointRegistry,
@@ -15,7 +14,7 @@ import {
   resolveApiKey,
   resolveModel,
 } from "@vf-rl/core/client";
-import { EndpointUnreachableError } from "@vf-rl/core/errors";
+import { ApiKeyRejectedError, EndpointUnreachableError } from "@vf-rl/core/errors";
 import { startBuiltinModel } from "./builtin-model.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 

@@ -5,8 +5,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OpenAIModelClient } from "@vf-rl/core";
-import { ModelNotFoundError } from "@vf-rl/core/client";
-import { OverlongPromptError } from "@vf-rl/core/errors";
+import { ModelNotFoundError, OverlongPromptError } from "@vf-rl/core/errors";
 import {
   initParameters,
   parseModelConfig,
