@@ -2,6 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  ApiKeyRejectedError,
   EndpointRegistryUnreadableError,
   EndpointUnreachableError,
   EnvironmentNotFoundError,
@@ -9,6 +10,7 @@ import {
   GroupScoringRequiredError,
   MissingKeyError,
   ModelEndpointUnknownError,
+  ModelNotFoundError,
   OutputFolderError,
   ResumeSettingsMismatchError,
   RunFolderNotEmptyError,
@@ -61,5 +63,14 @@ describe("flagHint", () => {
       );
     }
     expect(flagHint(new EnvironmentNotFoundError("nope", "known: x"), "eval")).toBeUndefined();
+    const rejected = new ApiKeyRejectedError("http://h/v1", 401, "MY_KEY");
+    expect(flagHint(rejected, "eval")).toMatch(/^-k\/--api-key-var/);
+    expect(flagHint(rejected, "train")).toMatch(/^api_key_var in \[inference\]/);
+    expect(flagHint(new ModelNotFoundError("m", "http://h/v1", "no such model"), "eval")).toMatch(
+      /^-m\/--model/,
+    );
+    // A run that stopped on one of them: the hint of its cause.
+    const stopped = new Error("the run stopped early", { cause: rejected });
+    expect(flagHint(stopped, "eval")).toBe(flagHint(rejected, "eval"));
   });
 });

@@ -4,6 +4,7 @@
  * `vf train`, which key of the training config.
  */
 import {
+  ApiKeyRejectedError,
   EndpointRegistryUnreadableError,
   EndpointUnreachableError,
   EnvArgsError,
@@ -12,6 +13,7 @@ import {
   GroupScoringRequiredError,
   MissingKeyError,
   ModelEndpointUnknownError,
+  ModelNotFoundError,
   OutputFolderError,
   ResumeSettingsMismatchError,
   RunFolderNotEmptyError,
@@ -21,10 +23,19 @@ import {
 } from "@vf-rl/core/errors";
 
 /**
- * The flag (or config key) that fixes `error`, as a line for the user, or undefined. `command` is
- * the vf command that failed ("eval", "train", ...), as its flags differ.
+ * The flag (or config key) that fixes `error` or the first of its causes that has one, as a line
+ * for the user, or undefined. `command` is the vf command that failed ("eval", "train", ...), as
+ * their flags differ.
  */
 export function flagHint(error: unknown, command?: string): string | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    const hint = ownHint(cause, command);
+    if (hint) return hint;
+  }
+  return undefined;
+}
+
+function ownHint(error: Error, command: string | undefined): string | undefined {
   if (error instanceof EnvironmentNotFoundError && error.notInstalled) {
     return `install it with vf env install ${error.envId}`;
   }
@@ -40,7 +51,12 @@ function evalFlagHint(error: unknown): string | undefined {
   if (error instanceof GroupScoringRequiredError) return "drop -i/--independent-scoring";
   if (error instanceof SamplingArgsError)
     return "vf eval passes sampling args with -S/--sampling-args (JSON)";
-  if (error instanceof MissingKeyError) return "-k/--api-key-var names the variable that holds the key";
+  if (error instanceof MissingKeyError || error instanceof ApiKeyRejectedError) {
+    return "-k/--api-key-var names the variable that holds the key";
+  }
+  if (error instanceof ModelNotFoundError) {
+    return "-m/--model names the model: an id the server lists, or an endpoint_id of configs/endpoints.toml";
+  }
   if (error instanceof EndpointUnreachableError) {
     return "-b/--api-base-url sets the URL (or url in the endpoint's row of configs/endpoints.toml)";
   }
@@ -65,8 +81,10 @@ function evalFlagHint(error: unknown): string | undefined {
 
 /** The keys of a vf train config. */
 function trainConfigHint(error: unknown): string | undefined {
-  if (error instanceof MissingKeyError)
+  if (error instanceof MissingKeyError || error instanceof ApiKeyRejectedError) {
     return "api_key_var in [inference] names the variable that holds the key";
+  }
+  if (error instanceof ModelNotFoundError) return "model in [inference] names the model the server serves";
   if (error instanceof SamplingArgsError) return `fix ${error.arg} in [sampling] of the config`;
   if (error instanceof EndpointUnreachableError) return "url in [inference] sets the server's URL";
   if (error instanceof OutputFolderError) return "vf train saves under output_dir of the config";

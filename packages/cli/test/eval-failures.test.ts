@@ -55,6 +55,9 @@ describe("vf eval on a failing endpoint", { timeout: 120_000 }, () => {
       /the run stopped early with \d+ rollouts recorded, kept in .*continue it with -R/,
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    // Core's message names the key variable in words; vf eval adds its flag.
+    expect(errors[0]).not.toMatch(/\s-k\b/);
+    expect(result.stderr).toContain("\nhint: -k/--api-key-var names the variable that holds the key\n");
 
     const summary = JSON.parse(result.stdout);
     expect(summary.status).toBe("stopped");

@@ -2,6 +2,7 @@
 // setting is a flag of vf eval, a key of a vf train config or an option of `evaluate`, and each
 // host adds its own hint from the error's class and fields.
 import { describe, expect, it } from "vitest";
+import { ApiKeyRejectedError, ModelNotFoundError } from "./client/fatal-model-error.ts";
 import { loadEndpointRegistry, resolveApiKey, resolveModel } from "./client/index.ts";
 import { requestBody } from "./client/openai-model-client.ts";
 import { Dataset } from "./datasets/index.ts";
@@ -74,6 +75,9 @@ describe("core's error messages", () => {
         GroupScoringRequiredError,
       ],
       [new EndpointUnreachableError("http://127.0.0.1:9/v1"), EndpointUnreachableError],
+      [new ApiKeyRejectedError("http://127.0.0.1:9/v1", 401, "MY_KEY"), ApiKeyRejectedError],
+      [new ApiKeyRejectedError("http://127.0.0.1:9/v1", 401, undefined), ApiKeyRejectedError],
+      [new ModelNotFoundError("my-model", "http://127.0.0.1:9/v1", "no such model"), ModelNotFoundError],
     ];
     for (const [error, kind] of errors) {
       expect(error).toBeInstanceOf(kind);

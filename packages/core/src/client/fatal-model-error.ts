@@ -31,8 +31,8 @@ export class ApiKeyRejectedError extends FatalModelError {
     super(
       `the model endpoint ${url} rejected the API key (HTTP ${status}${serverMessage ? `: ${serverMessage}` : ""}): ${
         apiKeyVar
-          ? `check the key in ${apiKeyVar}, or pass -k with the variable that holds the right key`
-          : "no key variable was given; pass -k with the variable that holds the key (or set key in endpoints.toml)"
+          ? `check the key in ${apiKeyVar}, or name the variable that holds the right key`
+          : "no key variable was given: name the variable that holds the key (key in the endpoint's row of endpoints.toml)"
       }`,
       status,
       serverMessage,
@@ -48,7 +48,7 @@ export class ModelNotFoundError extends FatalModelError {
     serverMessage: string,
   ) {
     super(
-      `model "${model}" was not found at ${url} (${serverMessage}): check -m against the models the server lists (GET /v1/models) and that the base URL ends in /v1`,
+      `model "${model}" was not found at ${url} (${serverMessage}): check the model name against the models the server lists (GET /v1/models), and that the base URL ends in /v1`,
       404,
       serverMessage,
     );

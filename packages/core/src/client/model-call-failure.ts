@@ -107,7 +107,7 @@ function classifyStatus(answer: HttpErrorAnswer, context: CallContext): Failure 
   if (status === 429 || status >= 500) {
     const hint =
       status === 429
-        ? "lower the concurrency (-c) or wait for the rate limit to reset"
+        ? "lower the concurrency or wait for the rate limit to reset"
         : "check the server's logs; it may be overloaded or restarting";
     return {
       retry: true,

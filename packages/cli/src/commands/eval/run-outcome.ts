@@ -17,6 +17,8 @@ export function runFailure(result: EvaluateResult): EvalRunFailedError | null {
     const resume = result.runDir ? `: once that is fixed, continue it with -R ${result.runDir}` : "";
     return new EvalRunFailedError(
       `${result.stoppedBy.message}; the run stopped early with ${result.records.length} rollouts recorded${kept}${resume}`,
+      // The cause carries the setting at fault, for the flag hint.
+      { cause: result.stoppedBy },
     );
   }
   const failed = result.records.filter((record) => record.error !== null);
