@@ -3,7 +3,7 @@
  * faults of ours, a hint to rerun with -v for the stack. Exit codes: 1 for a failed command, 2 for
  * bad usage (unknown flag or command, a flag with a bad value).
  */
-import { UserError, VfError } from "@vf-rl/core/errors";
+import { isVfError, UserError } from "@vf-rl/core/errors";
 import { flagHint } from "./flag-hints.ts";
 import type { Palette } from "./terminal/colour.ts";
 
@@ -39,7 +39,8 @@ export function reportError(error: unknown, options: ReportOptions): number {
       options.write(`caused by: ${cause.stack ?? cause.message}`);
       cause = cause.cause;
     }
-  } else if (!(error instanceof VfError)) {
+  } else if (!isVfError(error)) {
+    // isVfError, not instanceof: an error of an environment's own copy of @vf-rl/core is vf's too.
     options.write("hint: this is an internal error of vf; rerun with -v for the stack trace and report it");
   }
   return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE;

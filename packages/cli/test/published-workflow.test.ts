@@ -167,6 +167,16 @@ describe("a user's project, from the registry", () => {
     expect(existsSync(join(envDir, "node_modules", "@vf-rl", "core", "package.json"))).toBe(true);
     const evaluated = await ok("npx", ["vf", "eval", "./environments/my_env", "-n", "2", "-r", "1"], project);
     expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+    // An error raised inside the environment (its split cannot hold out 100 of its rows) is a
+    // user's mistake to the host: one line, not "an internal error of vf".
+    const refused = await sh(
+      "npx",
+      ["vf", "eval", "./environments/my_env", "-a", '{"numEval": 100}'],
+      project,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: split's evalSize must be a whole number from 0 to \d+ /m);
+    expect(refused.stderr).not.toMatch(/internal error|\n\s+at /);
   }, 300_000);
 
   it("pushes the environment to a Hub started with the installed vf", async () => {

@@ -12,6 +12,7 @@ export {
   EnvironmentNotFoundError,
   EnvSettingsError,
   GroupScoringRequiredError,
+  isVfError,
   MissingKeyError,
   ModelEndpointUnknownError,
   OutputFolderError,
@@ -22,5 +23,4 @@ export {
   RunsFolderNotFoundError,
   SamplingArgsError,
   UserError,
-  VfError,
 } from "./errors.ts";

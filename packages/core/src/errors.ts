@@ -25,6 +25,24 @@ export class UserError extends VfError {}
 /** A fault in vf itself or in a service it talks to. */
 export class SystemError extends VfError {}
 
+// An environment can bring its own copy of @vf-rl/core (or a dependency of it can), and the errors
+// it throws are then classes the host's `instanceof` does not know. Every copy marks VfError's
+// prototype under a key that is the same in all of them (Symbol.for), so a host still tells an
+// error vf describes (a user's mistake, a failed service) from a fault in vf's own code.
+const VF_ERROR = Symbol.for("@vf-rl/core.VfError");
+Object.defineProperty(VfError.prototype, VF_ERROR, { value: true });
+
+/**
+ * Whether `error` is a `VfError` of this core or of another copy of @vf-rl/core (an environment's
+ * own install), whose message already says what happened and what to do.
+ */
+export function isVfError(error: unknown): error is VfError {
+  return (
+    error instanceof VfError ||
+    (typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[VF_ERROR] === true)
+  );
+}
+
 /** No environment with this id could be found. */
 export class EnvironmentNotFoundError extends UserError {
   constructor(
