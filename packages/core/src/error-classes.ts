@@ -23,4 +23,5 @@ export {
   RunsFolderNotFoundError,
   SamplingArgsError,
   UserError,
+  VfError,
 } from "./errors.ts";
