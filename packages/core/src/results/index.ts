@@ -3,8 +3,10 @@
  * reading runs (vf's and verifiers'), summarising them, and choosing rollouts for supervised
  * training. Writing runs is `evaluate`'s job (root export).
  */
+export { writeFileAtomic } from "./atomic-file.ts";
 export { listRuns, type RunEntry } from "./list-runs.ts";
 export { makeFolder } from "./make-folder.ts";
+export { needsRerun } from "./needs-rerun.ts";
 export { readRecordsFile } from "./read-records.ts";
 export { type LoadedRun, readRun } from "./read-run.ts";
 export { formatWarning } from "./read-warning.ts";
