@@ -4,6 +4,8 @@
  * (p50, p99, from each saved row's timing) and the peak memory of the vf process.
  *
  *   npx tsx bench/cli/eval-throughput.ts            (target: ≥ 2,000 rollouts/s at concurrency 512)
+ *   npx tsx bench/cli/eval-throughput.ts --env-server 2 --only 512
+ *                                                   the same through vf eval --env-server -w 2
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -15,11 +17,18 @@ const repo = join(import.meta.dirname, "..", "..");
 const vf = join(repo, "packages", "cli", "bin", "vf.js");
 const serverMain = join(repo, "packages", "core", "src", "testing", "scripted-server-main.ts");
 const envDir = join(import.meta.dirname, "bench-env");
+const flag = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? undefined : process.argv[i + 1];
+};
+/** `--env-server N`: rollouts run in an env server pool of N workers (vf eval --env-server -w N). */
+const envServerWorkers = flag("--env-server");
+const only = flag("--only");
 const runs: Array<{ concurrency: number; rollouts: number }> = [
   { concurrency: 1, rollouts: 500 },
   { concurrency: 64, rollouts: 5_000 },
   { concurrency: 512, rollouts: 20_000 },
-];
+].filter((run) => only === undefined || String(run.concurrency) === only);
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(
@@ -49,6 +58,7 @@ async function runEval(url: string, concurrency: number, rollouts: number, outpu
     outputDir,
     "--json",
   );
+  if (envServerWorkers) args.push("--env-server", "-w", envServerWorkers);
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
   let peakKb = 0;
@@ -99,7 +109,7 @@ const server = await startServer();
 const out = await mkdtemp(join(tmpdir(), "vf-bench-"));
 try {
   console.log(
-    `vf eval throughput · ${cpus().length} cores · ${cpus()[0]?.model ?? "cpu"} · node ${process.version}`,
+    `vf eval throughput${envServerWorkers ? ` · --env-server -w ${envServerWorkers}` : ""} · ${cpus().length} cores · ${cpus()[0]?.model ?? "cpu"} · node ${process.version}`,
   );
   console.log("concurrency  rollouts   rollouts/s   p50 added ms   p99 added ms   peak MB   reward  errors");
   for (const { concurrency, rollouts } of runs) {
