@@ -20,7 +20,10 @@ beforeAll(async () => {
     tokens: true,
     record: false,
     // A passage that says "slow" waits a minute: long enough to be cancelled mid-rollout.
-    latencyMs: (request) => (lastUserText(request.messages).includes("slow") ? 60_000 : 0),
+    latencyMs: (request) => {
+      const text = lastUserText(request.messages);
+      return text.includes("slow") ? 60_000 : text.includes("pause") ? 1000 : 0;
+    },
   });
   server = await startEnvServer({ envId: "reverse-text", address: "tcp://127.0.0.1:0" });
   client = new EnvClient(server.address);
@@ -129,6 +132,37 @@ describe("vf env server (v1)", () => {
       "TaskDataError: task_data has no prompt: send prompt as a string or messages",
     );
   });
+});
+
+describe("the worker pool", () => {
+  it("adds a worker when accepted runs reach 90% of capacity, and drains on request: accepted runs finish, new ones are refused", async () => {
+    const pool = await startEnvServer({
+      envId: "reverse-text",
+      address: "tcp://127.0.0.1:0",
+      maxWorkers: 2,
+      maxConcurrent: 2,
+    });
+    const other = new EnvClient(pool.address);
+    try {
+      await pool.ready;
+      const task = { idx: 1, prompt: "a pause first" };
+      const accepted = [1, 2, 3].map(() =>
+        other.run({ taskData: task, client: endpoint(), model: "scripted" }),
+      );
+      await until(() => pool.workers().length === 2);
+      await until(() => pool.workers().some((w) => w.active > 0));
+      const draining = pool.drain();
+      const refused = other.run({ taskData: task, client: endpoint(), model: "scripted" });
+      await expect(refused).rejects.toThrow(/^ServerDrainingError: this env server is shutting down/);
+      const episodes = await Promise.all(accepted);
+      expect(episodes.every((e) => e.ok)).toBe(true);
+      await draining;
+      expect(pool.workers()).toEqual([]);
+    } finally {
+      other.close();
+      await pool.close();
+    }
+  }, 60_000);
 });
 
 describe("vf env server (v0)", () => {
