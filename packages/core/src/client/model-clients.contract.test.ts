@@ -138,7 +138,7 @@ describe.each(ApiClientType.options)("%s client", (type) => {
   it.runIf(!hasTools)("refuses tools with a user error naming the APIs that have them", async () => {
     const { client, server } = await setup({});
     await expect(client.chat({ model: "scripted", messages, tools: [add], sampling: {} })).rejects.toThrow(
-      /the completions API has no tools, and this environment offers add: serve the model through another API \(type = "openai_chat_completions"/,
+      /the completions API has no tools, and this environment offers add: use the client type openai_chat_completions/,
     );
     expect(server.requests).toHaveLength(0);
   });

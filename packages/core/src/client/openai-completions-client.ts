@@ -60,7 +60,7 @@ export class OpenAICompletionsClient implements ModelClient {
     if (request.tools && request.tools.length > 0) {
       const names = request.tools.map((tool) => tool.function.name).join(", ");
       throw new UserError(
-        `the completions API has no tools, and this environment offers ${names}: serve the model through another API (type = "openai_chat_completions", "openai_responses" or "anthropic_messages" in its [[endpoint]] row)`,
+        `the completions API has no tools, and this environment offers ${names}: use the client type openai_chat_completions, openai_responses or anthropic_messages`,
       );
     }
     const body = this.requestBody(request);

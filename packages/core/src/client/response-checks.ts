@@ -15,7 +15,7 @@ export function checkedObject(body: unknown, url: string, what: string): object 
   }
   if (typeof body !== "object" || Array.isArray(body)) {
     throw new InvalidModelResponseError(
-      `the model endpoint ${url} returned something that is not a ${what} (${preview(body)}): check that the base URL points to a server of this API (the type of its [[endpoint]] row)`,
+      `the model endpoint ${url} returned something that is not a ${what} (${preview(body)}): check that the base URL points to a server of this API and the client type matches it`,
     );
   }
   return body;

@@ -23,7 +23,7 @@ export const plainTextPrompt: TextPromptRenderer = (messages) => {
   for (const message of messages) {
     if (Array.isArray(message.content) && message.content.some((part) => part.type !== "text")) {
       throw new UserError(
-        'the completions API takes text only, and this prompt has an image: serve the model through another API (type = "openai_chat_completions", "openai_responses" or "anthropic_messages" in its [[endpoint]] row)',
+        "the completions API takes text only, and this prompt has an image: use the client type openai_chat_completions, openai_responses or anthropic_messages",
       );
     }
     parts.push(contentText(message.content));
