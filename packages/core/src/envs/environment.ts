@@ -51,6 +51,11 @@ export interface RolloutContext {
   signal?: AbortSignal;
   /** Wall-clock limit of the generation phase, overriding the environment's own. */
   timeoutMs?: number;
+  /**
+   * Headers of each model request read from the rollout's state: header name to state key (see
+   * `headersFromState`), e.g. `{ "X-Session-ID": "trajectory_id" }`.
+   */
+  headersFromState?: Readonly<Record<string, string>>;
 }
 
 export interface InputsOptions {

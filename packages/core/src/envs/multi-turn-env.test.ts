@@ -71,6 +71,31 @@ describe("MultiTurnEnv", () => {
     expect(state.data.replies).toBe(2);
   });
 
+  it("sends headers read from the rollout's state with each of its model requests", async () => {
+    const client = await clientFor({ reply: sequence(["one", "two"]) });
+    const headersFromState = {
+      "X-Session-ID": "trajectory_id",
+      "X-Example": "example_id",
+      "X-Replies": "replies",
+    };
+    const env = new Counter({ maxTurns: 2 });
+    const first = await env.rollout(input, { client, model: "scripted", headersFromState });
+    const second = await env.rollout(
+      { ...input, exampleId: 4 },
+      { client, model: "scripted", headersFromState },
+    );
+    const sent = server!.headers.map((h) => [h["x-session-id"], h["x-example"], h["x-replies"]]);
+    // Each turn reads the state as it is then: the environment's own data changes between turns.
+    expect(sent).toEqual([
+      [first.trajectoryId, "0", "0"],
+      [first.trajectoryId, "0", "1"],
+      [second.trajectoryId, "4", "0"],
+      [second.trajectoryId, "4", "1"],
+    ]);
+    expect(first.trajectoryId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.trajectoryId).not.toBe(first.trajectoryId);
+  });
+
   it("ends on a final environment response and keeps it in the completion", async () => {
     const client = await clientFor({ reply: sequence(["go", "stop", "never"]) });
     const state = await new Counter().rollout(input, { client, model: "scripted" });

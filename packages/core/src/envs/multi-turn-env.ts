@@ -19,6 +19,7 @@ import { errorData } from "../rollout/error-data.ts";
 import { recordError } from "../rollout/record-error.ts";
 import type { RolloutInput } from "../rollout/rollout-input.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
+import { headersFromState } from "../rollout/state-value.ts";
 import { Environment, type EnvironmentOptions, type RolloutContext } from "./environment.ts";
 import { OrderedHooks } from "./ordered-hooks.ts";
 
@@ -211,7 +212,9 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
           ...(state.toolDefs.length > 0 ? { tools: state.toolDefs } : {}),
           sampling: this.turnSampling(state),
         },
-        { signal: state.signal },
+        ctx.headersFromState
+          ? { signal: state.signal, headers: headersFromState(state, ctx.headersFromState) }
+          : { signal: state.signal },
       );
       if (state.signal.aborted) return;
       state.turns.push({ prompt, completion: response.message, response });

@@ -53,6 +53,8 @@ export interface GenerateOptions {
   retryDelayMs?: (attempt: number) => number;
   /** Per-rollout wall-clock limit, overriding the environment's. */
   timeoutMs?: number;
+  /** Headers of each model request read from the rollout's state (see `RolloutContext.headersFromState`). */
+  headersFromState?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   /** State keys copied into each record (see `toRecord`). */
   stateColumns?: string[];
@@ -118,6 +120,7 @@ export async function generate<Data>(
           sampling: options.sampling ?? {},
           signal: cancel.signal,
           ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          ...(options.headersFromState ? { headersFromState: options.headersFromState } : {}),
         });
       } catch (error) {
         if (error instanceof CancelledError && stop.error && !options.signal?.aborted) return stopped(input);

@@ -1,4 +1,5 @@
 /** Builds the initial state of one rollout from its input. */
+import { randomUUID } from "node:crypto";
 import type { SamplingArgs } from "../client/model-client.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 import type { RolloutInput } from "./rollout-input.ts";
@@ -20,6 +21,7 @@ export function createState<Data>(input: RolloutInput, options: CreateStateOptio
     info: input.info,
     task: input.task,
     exampleId: input.exampleId,
+    trajectoryId: randomUUID(),
     model: options.model,
     sampling: options.sampling,
     toolDefs: options.toolDefs,

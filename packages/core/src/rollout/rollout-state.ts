@@ -34,6 +34,11 @@ export interface RolloutState<Data = Record<string, unknown>> {
   readonly info: Info;
   readonly task: string;
   readonly exampleId: number;
+  /**
+   * A fresh id for this attempt of the rollout (verifiers' `trajectory_id`); a retried rollout gets a
+   * new one. `vf eval` sends it as X-Session-ID so a router can keep a rollout's turns on one server.
+   */
+  readonly trajectoryId: string;
   /** The model this rollout samples from and its sampling arguments. */
   readonly model: string;
   readonly sampling: SamplingArgs;

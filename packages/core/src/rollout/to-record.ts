@@ -2,6 +2,7 @@
 import { UserError } from "../errors.ts";
 import type { RolloutRecord, TrajectoryStep } from "../results/rollout-record.ts";
 import type { RolloutState } from "./rollout-state.ts";
+import { stateValue } from "./state-value.ts";
 
 export interface ToRecordOptions {
   /** Keys of `state.data` (or of the state itself) copied to the row's `state`; must be JSON. */
@@ -66,10 +67,8 @@ export function toRecord<Data>(state: RolloutState<Data>, options: ToRecordOptio
 
 function stateColumns<Data>(state: RolloutState<Data>, columns: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const data = (state.data ?? {}) as Record<string, unknown>;
-  const fields = state as unknown as Record<string, unknown>;
   for (const column of columns) {
-    const value = column in data ? data[column] : fields[column];
+    const value = stateValue(state, column);
     try {
       JSON.stringify(value);
     } catch (error) {
