@@ -1,6 +1,7 @@
 /** @vf-rl/core/testing: a scripted OpenAI-compatible server and reply scripts, for offline tests. */
 export { evaluateScripted } from "./evaluate-scripted.ts";
 export { referenceReplies } from "./reference-replies.ts";
+export type { ScriptedApi } from "./scripted-dialect.ts";
 export {
   byPrompt,
   fixedReply,

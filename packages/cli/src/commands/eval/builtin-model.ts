@@ -3,17 +3,34 @@
  * (the shipped base model), and any checkpoint folder passed as `-m` (what `vf train` and `vf sft`
  * write). Each is served by the engine's server, started in this process on a free loopback port
  * and spoken to over HTTP like any other endpoint, so rollouts carry vLLM's token fields when asked.
+ * The engine answers chat completions and text completions; over text completions the prompt is
+ * written in the engine's own chat template, so both APIs give the model the same tokens.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { OpenAIModelClient } from "@vf-rl/core";
-import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine";
+import { UserError } from "@vf-rl/core";
+import { type ApiClientType, createModelClient, type TextPromptRenderer } from "@vf-rl/core/client";
+import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME, renderChat, tokenizer } from "@vf-rl/engine";
 import { startServerForCli } from "../serve/start-server.ts";
 import type { ConnectedModel } from "./connect-model.ts";
 
+/** Options of `startLocalModel`. */
+export interface LocalModelOptions {
+  /** The checkpoint folder (config.json and model.safetensors). */
+  checkpoint: string;
+  /** The name the model is served and recorded under; default the folder as given. */
+  modelName?: string;
+  /** The API to call it through; default openai_chat_completions. */
+  clientType?: ApiClientType;
+}
+
 /** Starts the built-in model; `close()` stops its server. */
-export function startBuiltinModel(): Promise<ConnectedModel> {
-  return startLocalModel({ checkpoint: BASE_MODEL_DIR, modelName: BUILTIN_MODEL_NAME });
+export function startBuiltinModel(clientType?: ApiClientType): Promise<ConnectedModel> {
+  return startLocalModel({
+    checkpoint: BASE_MODEL_DIR,
+    modelName: BUILTIN_MODEL_NAME,
+    ...(clientType ? { clientType } : {}),
+  });
 }
 
 /** Whether `-m` names a checkpoint folder of the engine rather than a model id. */
@@ -22,10 +39,13 @@ export function isCheckpointFolder(model: string): boolean {
 }
 
 /** Serves a checkpoint folder under `modelName` (default: the folder as given); `close()` stops it. */
-export async function startLocalModel(options: {
-  checkpoint: string;
-  modelName?: string;
-}): Promise<ConnectedModel> {
+export async function startLocalModel(options: LocalModelOptions): Promise<ConnectedModel> {
+  const type = options.clientType ?? "openai_chat_completions";
+  if (type !== "openai_chat_completions" && type !== "openai_completions") {
+    throw new UserError(
+      `the engine's server speaks openai_chat_completions and openai_completions, not ${type}: drop --api-client-type or pick one of those`,
+    );
+  }
   const modelName = options.modelName ?? options.checkpoint;
   const server = await startServerForCli({
     checkpoint: options.checkpoint,
@@ -33,15 +53,37 @@ export async function startLocalModel(options: {
     host: "127.0.0.1",
     port: 0,
   });
-  const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "EMPTY" });
+  const client = createModelClient({
+    type,
+    baseUrl: server.url,
+    apiKey: "EMPTY",
+    renderPrompt: engineTextPrompt,
+  });
   return {
     model: modelName,
     clients: [client],
     baseUrl: server.url,
-    endpoints: [{ type: "openai_chat_completions", baseUrl: server.url, apiKeyVar: null, headers: {} }],
+    endpoints: [{ type, baseUrl: server.url, apiKeyVar: null, headers: {} }],
     close: async () => {
       await client.close();
       await server.close();
     },
   };
 }
+
+/**
+ * The engine's chat template as text (`<|bos|><|system|>...<|eot|>...<|assistant|>`): its completions
+ * route reads the special tokens back from their names, so the model sees what the chat route gives it.
+ */
+export const engineTextPrompt: TextPromptRenderer = (messages) => {
+  let ids: number[];
+  try {
+    ids = renderChat(messages as Parameters<typeof renderChat>[0], { addGenerationPrompt: true });
+  } catch (error) {
+    throw new UserError(
+      `the engine's chat template takes text messages only (${(error as Error).message.split("\n")[0]}): use text prompts with the built-in model`,
+      { cause: error },
+    );
+  }
+  return tokenizer.decode(ids);
+};

@@ -1,22 +1,25 @@
 /**
- * Turns the model flags of one evaluation into clients: an endpoint_id of configs/endpoints.toml,
- * or a literal model id at -b (default: OpenAI's API with OPENAI_API_KEY), or, with no model at all,
- * the built-in local model. Each endpoint is checked before the run starts, so an unreachable server
- * or a rejected key stops the command with one line instead of failing every rollout.
+ * Turns the model flags of one evaluation into clients: an engine checkpoint folder given as -m
+ * (served here), an endpoint_id of configs/endpoints.toml, or a literal model id at -b or at the
+ * provider's URL (-p; default OpenAI's API with OPENAI_API_KEY), or, with no model at all, the
+ * built-in local model. The API each endpoint speaks comes from --api-client-type, else the
+ * provider, else the registry row, else chat completions. Each endpoint is checked before the run
+ * starts, so an unreachable server or a rejected key stops the command with one line instead of
+ * failing every rollout.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { ModelClient } from "@vf-rl/core";
 import {
   createReplicaClient,
   type EndpointAddress,
   loadEndpointRegistry,
-  type ReplicaClient,
-  resolveApiKey,
+  type ResolveModelOptions,
   resolveModel,
 } from "@vf-rl/core/client";
-import { ApiKeyRejectedError, EndpointUnreachableError } from "@vf-rl/core/errors";
-import { startBuiltinModel } from "./builtin-model.ts";
+import { UsageError } from "../../cli-errors.ts";
+import { isCheckpointFolder, startBuiltinModel, startLocalModel } from "./builtin-model.ts";
 import type { EvalSpec } from "./eval-spec.ts";
+import { type EndpointProvider, PROVIDERS } from "./providers.ts";
 
 export interface ConnectedModel {
   model: string;
@@ -30,32 +33,49 @@ export interface ConnectedModel {
 }
 
 const DEFAULT_ENDPOINTS = "configs/endpoints.toml";
-const OPENAI_URL = "https://api.openai.com/v1";
 
 export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
-  if (spec.model === undefined && spec.baseUrl === undefined) return startBuiltinModel();
+  const provider = spec.provider === undefined ? undefined : PROVIDERS[spec.provider];
+  const local = localModel(spec, provider?.type === "builtin");
+  if (local !== null) return local;
+  if (spec.model === undefined && spec.provider !== undefined) {
+    throw new UsageError(`-p ${spec.provider} needs the model to call: add -m <model id>`);
+  }
   const path = spec.endpointsPath ?? DEFAULT_ENDPOINTS;
   const registry =
     spec.endpointsPath !== undefined || existsSync(path) ? await loadEndpointRegistry(path) : undefined;
   const model = spec.model ?? "default";
-  const literal = !registry?.get(model);
-  const resolved = resolveModel({
-    model,
-    ...(registry ? { registry } : {}),
-    headers: spec.headers,
-    ...(literal
-      ? {
-          baseUrl: spec.baseUrl ?? process.env.OPENAI_BASE_URL ?? OPENAI_URL,
-          ...(spec.apiKeyVar
-            ? { apiKeyVar: spec.apiKeyVar }
-            : spec.baseUrl === undefined
-              ? { apiKeyVar: "OPENAI_API_KEY" }
-              : {}),
-        }
-      : {}),
-  });
-  const replicas: ReplicaClient = createReplicaClient(resolved);
-  await Promise.all(resolved.endpoints.map((endpoint) => preflight(endpoint)));
+  const options: ResolveModelOptions = { model, headers: spec.headers, ...(registry ? { registry } : {}) };
+  const endpoint = provider?.type === "endpoint" ? provider : undefined;
+  if (registry?.get(model)) {
+    // The registry's rows, with whatever the flags (and a provider) say instead, as in verifiers.
+    const baseUrl = spec.baseUrl ?? endpoint?.url;
+    const apiKeyVar = spec.apiKeyVar ?? (endpoint ? providerKeyVar(endpoint) : undefined);
+    const type = spec.clientType ?? endpoint?.clientType;
+    Object.assign(options, {
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(apiKeyVar ? { apiKeyVar } : {}),
+      ...(type ? { type } : {}),
+    });
+  } else {
+    // A literal model id: at -b, else the provider's URL, else OpenAI's (OPENAI_BASE_URL if set).
+    const fallback = spec.baseUrl === undefined ? defaultProvider() : undefined;
+    const chosen = endpoint ?? fallback;
+    const apiKeyVar = spec.apiKeyVar ?? (chosen ? providerKeyVar(chosen) : undefined);
+    Object.assign(options, {
+      baseUrl: spec.baseUrl ?? chosen?.url,
+      type: spec.clientType ?? chosen?.clientType ?? "openai_chat_completions",
+      ...(apiKeyVar ? { apiKeyVar } : {}),
+    });
+  }
+  const resolved = resolveModel(options);
+  const replicas = createReplicaClient(resolved);
+  try {
+    await replicas.preflight();
+  } catch (error) {
+    await replicas.close();
+    throw error;
+  }
   return {
     model: resolved.model,
     clients: [...replicas.replicas],
@@ -65,37 +85,58 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
   };
 }
 
-/** GET /models: fails fast on an unreachable server or a rejected key; other answers are fine. */
-async function preflight(endpoint: EndpointAddress): Promise<void> {
-  const { baseUrl, apiKeyVar } = endpoint;
-  const key = resolveApiKey(apiKeyVar);
-  let response: Response;
-  try {
-    response = await fetch(`${baseUrl.replace(/\/+$/, "")}/models`, {
-      headers: { ...endpoint.headers, ...(key !== "EMPTY" ? { authorization: `Bearer ${key}` } : {}) },
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    throw new EndpointUnreachableError(baseUrl, error);
+/** The model served in this process, when the flags ask for one: none given, -p builtin, or -m <folder>. */
+function localModel(spec: EvalSpec, builtin: boolean): Promise<ConnectedModel> | null {
+  const type = spec.clientType;
+  if (spec.model !== undefined && isCheckpointFolder(spec.model)) {
+    if (spec.baseUrl !== undefined) {
+      throw new UsageError(
+        `-m ${spec.model} is a checkpoint folder, served here: drop -b ${spec.baseUrl}, or give -m the model id that server serves`,
+      );
+    }
+    return startLocalModel({ checkpoint: spec.model, ...(type ? { clientType: type } : {}) });
   }
-  if (response.status === 401 || response.status === 403) {
-    throw new ApiKeyRejectedError(
-      baseUrl,
-      response.status,
-      apiKeyVar ?? undefined,
-      await serverMessage(response),
+  if (builtin) {
+    if (spec.model !== undefined || spec.baseUrl !== undefined) {
+      throw new UsageError(
+        "-p builtin serves vf's built-in model: drop -m and -b, or give -m an engine checkpoint folder",
+      );
+    }
+    return startBuiltinModel(type);
+  }
+  if (spec.model === undefined && spec.baseUrl === undefined && spec.provider === undefined) {
+    return startBuiltinModel(type);
+  }
+  if (
+    spec.model !== undefined &&
+    spec.baseUrl === undefined &&
+    spec.provider === undefined &&
+    isFolder(spec.model)
+  ) {
+    throw new UsageError(
+      `-m ${spec.model} is a folder but not an engine checkpoint (it needs config.json and model.safetensors): give the folder vf train or vf sft wrote, or a model id`,
     );
   }
-  await response.body?.cancel();
+  return null;
 }
 
-/** What an error body says: OpenAI's `{error: {message}}` or a flat `{message}`; "" for anything else. */
-async function serverMessage(response: Response): Promise<string> {
+/** Without -p or -b: OpenAI's API, at OPENAI_BASE_URL when it is set. */
+function defaultProvider(): EndpointProvider {
+  const openai = PROVIDERS.openai;
+  const url = process.env.OPENAI_BASE_URL;
+  return url ? { ...openai, url } : openai;
+}
+
+/** The provider's key variable; for a local server, only when it is set (it may need no key). */
+function providerKeyVar(provider: EndpointProvider): string | undefined {
+  if (provider.keyOptional && !process.env[provider.keyVar]) return undefined;
+  return provider.keyVar;
+}
+
+function isFolder(path: string): boolean {
   try {
-    const body = (await response.json()) as { error?: { message?: unknown }; message?: unknown };
-    const message = body.error?.message ?? body.message;
-    return typeof message === "string" ? message : "";
+    return statSync(path).isDirectory();
   } catch {
-    return "";
+    return false;
   }
 }

@@ -3,6 +3,7 @@
  * run them (run-evaluations.ts), end several with one comparison table, write --export-sft, and
  * upload each with --push. Loaded only when the command runs, so `vf --help` stays fast.
  */
+import { parseClientType } from "@vf-rl/core/client";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, UsageError } from "../../cli-errors.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -11,14 +12,17 @@ import { loadEvalConfig } from "./eval-config.ts";
 import type { EvalPushFlags } from "./eval-push.ts";
 import { EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { exportSft, prepareSftExport } from "./export-sft.ts";
+import type { ProviderName } from "./providers.ts";
 import { reportUploader } from "./report-upload.ts";
 import { runEvaluations } from "./run-evaluations.ts";
 
 /** The flags of `vf eval`, as commander parses them. */
 export interface EvalFlags extends EvalPushFlags {
   model?: string;
+  provider?: ProviderName;
   apiBaseUrl?: string;
   apiKeyVar?: string;
+  apiClientType?: string;
   endpointsPath?: string;
   numExamples?: number;
   rolloutsPerExample?: number;
@@ -46,6 +50,7 @@ export interface EvalFlags extends EvalPushFlags {
   minReward?: number;
   bestOfGroup?: boolean;
   header?: Record<string, string>;
+  headerFromState?: Record<string, string>;
   json?: boolean;
   envServer?: true | string;
   numWorkers?: number;
@@ -54,8 +59,10 @@ export interface EvalFlags extends EvalPushFlags {
 /** Flags that describe one evaluation; with a config file they belong in the file. */
 const SPEC_FLAGS: Array<keyof EvalFlags> = [
   "model",
+  "provider",
   "apiBaseUrl",
   "apiKeyVar",
+  "apiClientType",
   "endpointsPath",
   "numExamples",
   "rolloutsPerExample",
@@ -70,6 +77,7 @@ const SPEC_FLAGS: Array<keyof EvalFlags> = [
   "shuffleSeed",
   "independentScoring",
   "header",
+  "headerFromState",
 ];
 
 export async function runEvalCommand(
@@ -169,6 +177,8 @@ function specFromFlags(envId: string, flags: EvalFlags): EvalSpec {
   if (flags.temperature !== undefined) sampling.temperature = flags.temperature;
   const optional = {
     model: flags.model,
+    provider: flags.provider,
+    clientType: flags.apiClientType === undefined ? undefined : clientTypeFlag(flags.apiClientType),
     baseUrl: flags.apiBaseUrl,
     apiKeyVar: flags.apiKeyVar,
     endpointsPath: flags.endpointsPath,
@@ -188,9 +198,17 @@ function specFromFlags(envId: string, flags: EvalFlags): EvalSpec {
     envArgs: flags.envArgs ?? {},
     extraEnvKwargs: flags.extraEnvKwargs ?? {},
     headers: flags.header ?? {},
+    headersFromState: flags.headerFromState ?? {},
     sampling,
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
   });
+}
+
+/** `--api-client-type`, checked here rather than when flags are parsed: the check loads the clients. */
+function clientTypeFlag(value: string) {
+  const parsed = parseClientType(value);
+  if (!parsed.ok) throw new UsageError(`--api-client-type: ${parsed.problem}`);
+  return parsed.type;
 }
 
 function kebab(key: string): string {

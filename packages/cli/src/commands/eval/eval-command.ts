@@ -9,11 +9,13 @@ import { registerEvalPush } from "./eval-push.ts";
 import {
   countOrAllFlag,
   headerFlag,
+  headerFromStateFlag,
   integerFlag,
   jsonObjectFlag,
   listFlag,
   numberFlag,
 } from "./parse-flag-values.ts";
+import { providerFlag, providersHelp } from "./providers.ts";
 
 export function registerEval(program: Command, io: Output, setExit: (code: number) => void): void {
   const command = program
@@ -24,13 +26,25 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .argument("<env>", "environment id (reverse-text, owner/name@1.0.0), package folder, or config.toml")
     .option(
       "-m, --model <model>",
-      "model id, or an endpoint_id of configs/endpoints.toml (default: built-in model)",
+      "model id, an endpoint_id of configs/endpoints.toml, or an engine checkpoint folder (default: built-in model)",
+    )
+    .option(
+      "-p, --provider <name>",
+      "where the model is served: sets -b, -k and the client type (see below)",
+      providerFlag,
     )
     .option(
       "-b, --api-base-url <url>",
-      "OpenAI-compatible base URL (default: OPENAI_BASE_URL or api.openai.com)",
+      "base URL of the API (default: the provider's, else OPENAI_BASE_URL or OpenAI's)",
     )
-    .option("-k, --api-key-var <name>", "variable holding the API key (default OPENAI_API_KEY for OpenAI)")
+    .option(
+      "-k, --api-key-var <name>",
+      "variable holding the API key (default: the provider's, OPENAI_API_KEY for OpenAI)",
+    )
+    .option(
+      "--api-client-type <type>",
+      "the API: openai_chat_completions (default), openai_completions (text, no tools), openai_responses, anthropic_messages",
+    )
     .option("-e, --endpoints-path <file>", "endpoint registry (default ./configs/endpoints.toml)")
     .option(
       "-n, --num-examples <n>",
@@ -79,6 +93,11 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option("-N, --no-interleave-scoring", "score after every rollout is generated, not group by group")
     .option("--header <name: value>", "extra HTTP header for the model endpoint (repeatable)", headerFlag)
     .option(
+      "--header-from-state <name: key>",
+      "HTTP header read from each rollout's state, e.g. 'X-Session-ID: trajectory_id' (the default; repeatable)",
+      headerFromStateFlag,
+    )
+    .option(
       "--env-server [address]",
       "run rollouts in an env server: a pool of -w workers started for this run, or a running one (tcp://...)",
     )
@@ -114,11 +133,16 @@ Examples:
   vf eval ./environments/my-env -b http://127.0.0.1:8000/v1 -m my-model
   vf eval configs/eval/all.toml -s                  every [[eval]] block and [[ablation]] sweep of a config
   vf eval gsm8k -m gpt-4.1 -n 200 --export-sft best.jsonl --min-reward 1 --best-of-group   distillation data
-  vf eval gsm8k -m gpt-4.1-mini -n 20 -r 3 -s -R    continue an interrupted run`,
+  vf eval gsm8k -m gpt-4.1-mini -n 20 -r 3 -s -R    continue an interrupted run
+  vf eval gsm8k -p anthropic -m claude-sonnet-4-5   Anthropic's Messages API (ANTHROPIC_API_KEY)
+  vf eval gsm8k -p openrouter -m qwen/qwen3-8b      OpenRouter (OPENROUTER_API_KEY)
+  vf eval reverse-text -m outputs/sft/final         an engine checkpoint folder, served here`,
     )
     .action(async (env: string, flags: EvalFlags) => {
       const { runEvalCommand } = await import("./eval-action.ts");
       await runEvalCommand(env, flags, { io, setExit });
     });
   registerEvalPush(command, io);
+  // After the push command's example, which joins the examples above.
+  command.addHelpText("after", `\nProviders (-p):\n${providersHelp()}`);
 }

@@ -56,6 +56,46 @@ args = { maxGuesses = 4 }
     ]);
   });
 
+  it("reads verifiers' model keys: provider, api_base_url, api_client_type and headers from state", async () => {
+    const path = await config(`
+provider = "anthropic"
+api_client_type = "anthropic_messages"
+headers_from_state = { X-Session-ID = "trajectory_id" }
+header = ["X-Team: rl"]
+
+[[eval]]
+id = "gsm8k"
+model = "claude-sonnet-4-5"
+api_base_url = "http://127.0.0.1:9/v1"
+api_key_var = "MY_KEY"
+headers = { X-Run = "7" }
+header_from_state = ["X-Example: example_id", "X-Session-ID=example_id"]
+`);
+    const [spec] = await loadEvalConfig(path);
+    expect(spec).toMatchObject({
+      provider: "anthropic",
+      clientType: "anthropic_messages",
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKeyVar: "MY_KEY",
+      headers: { "X-Team": "rl", "X-Run": "7" },
+      // the list wins over the table, as in verifiers
+      headersFromState: { "X-Session-ID": "example_id", "X-Example": "example_id" },
+    });
+  });
+
+  it("names a bad client type, provider or header line", async () => {
+    const bad = async (text: string) =>
+      (await loadEvalConfig(await config(`${text}\n[[eval]]\nid = "gsm8k"\n`)).catch(
+        (e: Error) => e,
+      )) as Error;
+    expect((await bad(`api_client_type = "renderer"`)).message).toMatch(/api_client_type/);
+    expect((await bad(`provider = "azure"`)).message).toMatch(/provider/);
+    expect((await bad(`header_from_state = ["no separator"]`)).message).toMatch(/header_from_state/);
+    expect((await bad(`base_url = "a"\napi_base_url = "b"`)).message).toMatch(
+      /both "base_url" and "api_base_url"/,
+    );
+  });
+
   it("names an unknown key and suggests the one meant", async () => {
     const path = await config(`rollout_per_example = 3\n[[eval]]\nid = "gsm8k"\n`);
     await expect(loadEvalConfig(path)).rejects.toThrow(

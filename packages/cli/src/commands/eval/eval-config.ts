@@ -13,21 +13,34 @@
  * id = "wordle"
  * args = { num_eval = 10 }
  *
+ * The model keys are verifiers': `model` or `endpoint_id`, `provider`, `api_base_url` (or `base_url`),
+ * `api_key_var`, `api_client_type`, `headers` / `header`, `headers_from_state` / `header_from_state`.
+ *
  * `[[ablation]]` blocks sweep values (ablation.ts); each combination is one more evaluation.
  */
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "@vf-rl/core";
+import { ApiClientType } from "@vf-rl/core/client";
 import { describeConfigIssues } from "@vf-rl/core/config";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { expandAblation } from "./ablation.ts";
 import type { EvalSpec } from "./eval-spec.ts";
+import { PROVIDERS, type ProviderName } from "./providers.ts";
+
+/** "Name: value" strings of verifiers' `header` and `header_from_state` lists. */
+const HeaderLine = z.string().regex(/^[^:=\s][^:=]*[:=].*\S/, 'must look like "Name: value"');
 
 const Shared = {
   model: z.string(),
   endpoint_id: z.string(),
+  /** A -p shorthand (providers.ts). */
+  provider: z.enum(Object.keys(PROVIDERS) as [ProviderName, ...ProviderName[]]),
   base_url: z.string(),
+  /** verifiers' name of base_url. */
+  api_base_url: z.string(),
   api_key_var: z.string(),
+  api_client_type: ApiClientType,
   endpoints_path: z.string(),
   num_examples: z
     .number()
@@ -44,6 +57,12 @@ const Shared = {
   max_retries: z.number().int().min(0),
   timeout: z.number().positive(),
   headers: z.record(z.string(), z.string()),
+  /** The same as a list of "Name: value" strings (what --header takes). */
+  header: z.array(HeaderLine),
+  /** Headers read from each rollout's state: header name to state key. */
+  headers_from_state: z.record(z.string(), z.string()),
+  /** The same as a list of "Name: state_key" strings (what --header-from-state takes). */
+  header_from_state: z.array(HeaderLine),
   independent_scoring: z.boolean(),
   state_columns: z.array(z.string()),
   extra_env_kwargs: z.record(z.string(), z.unknown()),
@@ -109,7 +128,11 @@ export async function loadEvalConfig(path: string): Promise<Partial<EvalSpec>[]>
       ...block.data,
       sampling: { ...globals.sampling, ...block.data.sampling },
       headers: { ...globals.headers, ...block.data.headers },
+      headers_from_state: { ...globals.headers_from_state, ...block.data.headers_from_state },
     };
+    if (merged.base_url !== undefined && merged.api_base_url !== undefined) {
+      throw new ConfigError(`${where}: both "base_url" and "api_base_url" are set: keep one`, "api_base_url");
+    }
     const envId = merged.id ?? merged.env_id;
     if (!envId) throw new ConfigError(`${where} has no id: add id = "<environment>"`, "id");
     const spec = toSpec(envId, merged);
@@ -126,7 +149,9 @@ function toSpec(envId: string, block: EvalBlock): Partial<EvalSpec> {
     envId,
     envArgs: block.args ?? {},
     extraEnvKwargs: block.extra_env_kwargs ?? {},
-    headers: block.headers ?? {},
+    // The list forms win over the tables, as in verifiers.
+    headers: { ...block.headers, ...headerLines(block.header) },
+    headersFromState: { ...block.headers_from_state, ...headerLines(block.header_from_state) },
     sampling: {
       ...block.sampling,
       ...(block.temperature !== undefined ? { temperature: block.temperature } : {}),
@@ -135,8 +160,11 @@ function toSpec(envId: string, block: EvalBlock): Partial<EvalSpec> {
   };
   const model = block.endpoint_id ?? block.model;
   if (model !== undefined) spec.model = model;
-  if (block.base_url !== undefined) spec.baseUrl = block.base_url;
+  const baseUrl = block.base_url ?? block.api_base_url;
+  if (baseUrl !== undefined) spec.baseUrl = baseUrl;
   if (block.api_key_var !== undefined) spec.apiKeyVar = block.api_key_var;
+  if (block.provider !== undefined) spec.provider = block.provider;
+  if (block.api_client_type !== undefined) spec.clientType = block.api_client_type;
   if (block.endpoints_path !== undefined) spec.endpointsPath = block.endpoints_path;
   if (block.num_examples !== undefined) spec.numExamples = block.num_examples;
   if (block.rollouts_per_example !== undefined) spec.rolloutsPerExample = block.rollouts_per_example;
@@ -148,4 +176,14 @@ function toSpec(envId: string, block: EvalBlock): Partial<EvalSpec> {
   if (block.independent_scoring !== undefined) spec.independentScoring = block.independent_scoring;
   if (block.state_columns !== undefined) spec.stateColumns = block.state_columns;
   return spec;
+}
+
+/** "Name: value" (or "Name=value") lines as a table. */
+function headerLines(lines: string[] | undefined): Record<string, string> {
+  const table: Record<string, string> = {};
+  for (const line of lines ?? []) {
+    const at = line.search(/[:=]/);
+    table[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return table;
 }

@@ -2,7 +2,9 @@
  * One evaluation, fully specified: what `vf eval` flags or one `[[eval]]` block of a TOML config
  * resolve to, before the environment's own defaults fill the gaps.
  */
+import { ApiClientType } from "@vf-rl/core/client";
 import { z } from "zod";
+import { PROVIDERS, type ProviderName } from "./providers.ts";
 
 export const EvalSpec = z
   .object({
@@ -16,10 +18,16 @@ export const EvalSpec = z
     extraEnvKwargs: z.record(z.string(), z.unknown()).default({}),
     /** A model id or an endpoint_id of the registry; absent: the built-in local model. */
     model: z.string().optional(),
+    /** A -p shorthand: base URL, key variable and client type (each overridden by its own flag). */
+    provider: z.enum(Object.keys(PROVIDERS) as [ProviderName, ...ProviderName[]]).optional(),
     baseUrl: z.string().optional(),
     apiKeyVar: z.string().optional(),
+    /** The API to call the model through (--api-client-type). */
+    clientType: ApiClientType.optional(),
     endpointsPath: z.string().optional(),
     headers: z.record(z.string(), z.string()).default({}),
+    /** Headers of each request read from the rollout's state: header name to state key. */
+    headersFromState: z.record(z.string(), z.string()).default({}),
     numExamples: z.number().int().optional(),
     rolloutsPerExample: z.number().int().positive().optional(),
     sampling: z.record(z.string(), z.unknown()).default({}),

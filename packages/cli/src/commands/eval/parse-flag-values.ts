@@ -67,6 +67,25 @@ export function numberFlag(flag: string, options: { positive?: boolean } = {}) {
   };
 }
 
+/**
+ * `--header-from-state "Name: state_key"` (verifiers' form; "Name=state_key" works too), repeatable:
+ * the header's value is read from each rollout's state.
+ */
+export function headerFromStateFlag(
+  value: string,
+  previous: Record<string, string> = {},
+): Record<string, string> {
+  const at = value.search(/[:=]/);
+  const name = at > 0 ? value.slice(0, at).trim() : "";
+  const key = at > 0 ? value.slice(at + 1).trim() : "";
+  if (name === "" || key === "") {
+    throw new UsageError(
+      `--header-from-state must look like "Name: state_key", got "${value}": e.g. --header-from-state "X-Session-ID: trajectory_id"`,
+    );
+  }
+  return { ...previous, [name]: key };
+}
+
 /** `--header "Name: value"`, repeatable. */
 export function headerFlag(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const colon = value.indexOf(":");

@@ -7,6 +7,7 @@
  */
 import { type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
+import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
 import { openEnvServer } from "./env-server-runner.ts";
 import type { EvalProgress } from "./eval-progress.ts";
@@ -16,6 +17,7 @@ import type { ModelPool } from "./model-pool.ts";
 import type { ProgressBoard } from "./progress-board.ts";
 
 const DEFAULT_EXAMPLES = 5;
+const SESSION_HEADER = "X-Session-ID";
 const DEFAULT_ROLLOUTS = 3;
 
 /** What one evaluation shares with the others of its command. */
@@ -47,6 +49,12 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       spec.rolloutsPerExample ?? packageJson.vf.rolloutsPerExample ?? DEFAULT_ROLLOUTS;
     const sampling = { ...packageJson.vf.sampling, ...spec.sampling };
     const connected = await context.models.connect(spec);
+    const otherApi = connected.endpoints.find((endpoint) => endpoint.type !== "openai_chat_completions");
+    if (settings.envServer && otherApi) {
+      throw new UsageError(
+        `--env-server calls the model over openai_chat_completions only, not ${otherApi.type}: drop --env-server or --api-client-type`,
+      );
+    }
     const served = settings.envServer
       ? await openEnvServer({
           where: settings.envServer,
@@ -72,6 +80,8 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       independentScoring: spec.independentScoring,
       interleaveScoring: spec.interleaveScoring,
       stateColumns: spec.stateColumns,
+      // verifiers' default: the trajectory id as X-Session-ID, so a router keeps a rollout on one server.
+      headersFromState: withSessionHeader(spec.headersFromState),
       signal: context.signal,
       ...(served ? { runUnit: served.runUnit } : {}),
       ...(context.sharedSlots ? { sharedSlots: context.sharedSlots } : {}),
@@ -117,4 +127,10 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
   } finally {
     await env.teardown();
   }
+}
+
+/** The headers read from state, with X-Session-ID from the trajectory id unless the user maps it. */
+function withSessionHeader(mapping: Record<string, string>): Record<string, string> {
+  const mapped = Object.keys(mapping).some((name) => name.toLowerCase() === SESSION_HEADER.toLowerCase());
+  return mapped ? mapping : { [SESSION_HEADER]: "trajectory_id", ...mapping };
 }

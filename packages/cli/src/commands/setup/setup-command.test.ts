@@ -6,6 +6,7 @@ import { loadTrainConfig } from "@vf-rl/train";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadEvalConfig } from "../eval/eval-config.ts";
 import { setupWorkspace } from "./setup-command.ts";
+import { ENDPOINTS_TOML } from "./workspace-files.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -24,6 +25,21 @@ describe("vf setup", () => {
     const text = await readFile(join(dir, "configs", "endpoints.toml"), "utf8");
     expect(text).toContain('# url = "https://api.openai.com/v1"');
     expect(text).toContain("vf serve");
+  });
+
+  it("has examples that parse once uncommented, each with its API", async () => {
+    const rows = ENDPOINTS_TOML.split("\n")
+      .filter((line) => /^# (\[\[endpoint\]\]|\w+ = )/.test(line))
+      .map((line) => line.slice(2));
+    const path = join(dir, "uncommented.toml");
+    await writeFile(path, rows.join("\n"));
+    const registry = await loadEndpointRegistry(path);
+    expect(registry.ids()).toEqual(["gpt-4.1-mini", "claude", "qwen3", "local"]);
+    expect(registry.get("claude")!.replicas[0]!.type).toBe("anthropic_messages");
+    expect(registry.get("qwen3")!.replicas.map((r) => r.type)).toEqual([
+      "openai_chat_completions",
+      "openai_chat_completions",
+    ]);
   });
 
   it("keeps a file the user changed unless forced, and leaves identical files alone", async () => {

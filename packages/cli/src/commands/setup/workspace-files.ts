@@ -23,7 +23,8 @@ const SHIPPED_CONFIGS = [
 ].find((dir) => existsSync(dir));
 
 export const ENDPOINTS_TOML = `# Model endpoints for vf eval -m <endpoint_id> and vf train.
-# Each [[endpoint]] row names an OpenAI-compatible server. Several rows with one endpoint_id are
+# Each [[endpoint]] row names a model server; "type" is its API: openai_chat_completions (the
+# default), openai_completions, openai_responses or anthropic_messages. Several rows with one endpoint_id are
 # replicas, used in turn (one per group of rollouts). "key" is the NAME of the variable holding the
 # API key, never the key itself; leave it out for local servers.
 #
@@ -33,6 +34,14 @@ export const ENDPOINTS_TOML = `# Model endpoints for vf eval -m <endpoint_id> an
 # model = "gpt-4.1-mini"
 # url = "https://api.openai.com/v1"
 # key = "OPENAI_API_KEY"
+#
+# Anthropic's Messages API:
+# [[endpoint]]
+# endpoint_id = "claude"
+# model = "claude-sonnet-4-5"
+# url = "https://api.anthropic.com"
+# key = "ANTHROPIC_API_KEY"
+# type = "anthropic_messages"
 #
 # A local vLLM server (vllm serve Qwen/Qwen3-0.6B --port 8000), with two replicas:
 # [[endpoint]]

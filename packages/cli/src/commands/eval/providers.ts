@@ -1,0 +1,107 @@
+/**
+ * `-p/--provider`: shorthands for where a model is served, as verifiers' `-p` names them. Each sets
+ * the base URL, the variable holding the key and the client type; -b, -k and --api-client-type
+ * override them one by one. `builtin` is vf's own: the built-in local model (or, with -m, a
+ * checkpoint folder of the engine), served in this process.
+ */
+import type { ApiClientType } from "@vf-rl/core/client";
+import { UsageError } from "../../cli-errors.ts";
+
+/** A hosted or local API. */
+export interface EndpointProvider {
+  type: "endpoint";
+  url: string;
+  keyVar: string;
+  clientType: ApiClientType;
+  /** Local servers often run without a key: the variable is read only when it is set. */
+  keyOptional?: boolean;
+}
+
+/** vf's built-in model, or an engine checkpoint folder given with -m. */
+export interface BuiltinProvider {
+  type: "builtin";
+}
+
+export type Provider = EndpointProvider | BuiltinProvider;
+
+const chat = "openai_chat_completions" as const;
+
+/** The providers, in the order `vf eval --help` lists them. URLs and key variables are verifiers'. */
+export const PROVIDERS = {
+  openai: { type: "endpoint", url: "https://api.openai.com/v1", keyVar: "OPENAI_API_KEY", clientType: chat },
+  anthropic: {
+    type: "endpoint",
+    url: "https://api.anthropic.com",
+    keyVar: "ANTHROPIC_API_KEY",
+    clientType: "anthropic_messages",
+  },
+  openrouter: {
+    type: "endpoint",
+    url: "https://openrouter.ai/api/v1",
+    keyVar: "OPENROUTER_API_KEY",
+    clientType: chat,
+  },
+  prime: {
+    type: "endpoint",
+    url: "https://api.pinference.ai/api/v1",
+    keyVar: "PRIME_API_KEY",
+    clientType: chat,
+  },
+  deepseek: {
+    type: "endpoint",
+    url: "https://api.deepseek.com/v1",
+    keyVar: "DEEPSEEK_API_KEY",
+    clientType: chat,
+  },
+  minimax: {
+    type: "endpoint",
+    url: "https://api.minimax.chat/v1",
+    keyVar: "MINIMAX_API_KEY",
+    clientType: chat,
+  },
+  glm: {
+    type: "endpoint",
+    url: "https://open.bigmodel.cn/api/paas/v4",
+    keyVar: "GLM_API_KEY",
+    clientType: chat,
+  },
+  vllm: {
+    type: "endpoint",
+    url: "http://localhost:8000/v1",
+    keyVar: "VLLM_API_KEY",
+    clientType: chat,
+    keyOptional: true,
+  },
+  local: {
+    type: "endpoint",
+    url: "http://localhost:8000/v1",
+    keyVar: "VLLM_API_KEY",
+    clientType: chat,
+    keyOptional: true,
+  },
+  builtin: { type: "builtin" },
+} as const satisfies Record<string, Provider>;
+
+export type ProviderName = keyof typeof PROVIDERS;
+
+/** Parses `-p`, naming the providers when the value is none of them. */
+export function providerFlag(value: string): ProviderName {
+  if (Object.hasOwn(PROVIDERS, value)) return value as ProviderName;
+  throw new UsageError(
+    `-p/--provider "${value}" is not a provider: use one of ${Object.keys(PROVIDERS).join(", ")}`,
+  );
+}
+
+/** The providers as help lines: name, URL, key variable and client type. */
+export function providersHelp(): string {
+  return Object.entries(PROVIDERS as Record<string, Provider>)
+    .map(([name, provider]) => {
+      if (provider.type === "builtin") {
+        return `  ${name.padEnd(12)}vf's built-in model served locally (the default without -m), or -m <checkpoint folder>`;
+      }
+      const key = provider.keyOptional ? `${provider.keyVar} if set` : provider.keyVar;
+      const type = provider.clientType === chat ? "" : `  ${provider.clientType}`;
+      return `  ${name.padEnd(12)}${provider.url.padEnd(38)}${key}${type}`;
+    })
+    .join("\n");
+}
