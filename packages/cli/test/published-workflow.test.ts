@@ -151,6 +151,16 @@ describe("a user's project, from the registry", () => {
     expect(evaluated.stdout).toMatch(/reward: avg - \d/);
   }, 300_000);
 
+  it("runs the evaluation's rollouts in env-server workers from the built packages (zeromq's prebuilt addon)", async () => {
+    const evaluated = await ok(
+      "npx",
+      ["vf", "eval", "reverse-text", "-n", "2", "-r", "1", "--env-server", "-w", "1"],
+      project,
+    );
+    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+    expect(evaluated.stderr).toMatch(/worker 0 ready/);
+  }, 300_000);
+
   it("writes an environment with vf init and evaluates its TypeScript source", async () => {
     const init = await ok("npx", ["vf", "init", "my_env"], project);
     expect(init.stdout).toContain("cd environments/my_env && npm install && npm test");
