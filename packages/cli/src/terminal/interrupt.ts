@@ -1,6 +1,7 @@
 /**
- * Ctrl-C (or SIGTERM) during a long command: the first asks the command to stop cleanly (finished
- * work is kept and saved); a second exits at once with 130.
+ * Ctrl-C (or SIGTERM) in a command: during a long one, the first asks it to stop cleanly (finished
+ * work is kept and saved) and a second exits at once with 130; a server command waits for the first
+ * to close down.
  */
 import type { Output } from "./output.ts";
 
@@ -26,4 +27,20 @@ export function onInterrupt(io: Output, stopping = "stopping: keeping finished r
       process.off("SIGTERM", handler);
     },
   };
+}
+
+/**
+ * Resolves at the first Ctrl-C (or SIGTERM): what a server command (`vf serve`, `vf trainer serve`,
+ * `vf hub serve`) waits for before it closes its server.
+ */
+export function untilInterrupted(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
 }

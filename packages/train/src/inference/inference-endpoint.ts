@@ -6,7 +6,8 @@
  */
 import { OpenAIModelClient, SystemError, UserError } from "@vf-rl/core";
 import { resolveApiKey } from "@vf-rl/core/client";
-import { BUILTIN_MODEL_NAME, EngineError, startEngineServer } from "@vf-rl/engine";
+import { BUILTIN_MODEL_NAME, startEngineServer } from "@vf-rl/engine";
+import { vfErrorOf } from "../engine-errors.ts";
 
 /** A server to sample from, and how to change its weights. */
 export interface InferenceEndpoint {
@@ -28,8 +29,7 @@ export async function startLocalInference(checkpoint: string): Promise<Inference
   try {
     server = await startEngineServer({ checkpoint, modelName: BUILTIN_MODEL_NAME, port: 0, log: () => {} });
   } catch (error) {
-    if (error instanceof EngineError) throw new UserError(error.message, { cause: error });
-    throw error;
+    throw vfErrorOf(error);
   }
   const endpoint = endpointFor(server.url, BUILTIN_MODEL_NAME, "EMPTY");
   return {

@@ -5,9 +5,10 @@
  */
 import { ConfigError, EnvArgsError, type RolloutInput, UserError } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
-import { createLocalTrainer, EngineError, type Trainer, tokenizer } from "@vf-rl/engine";
+import { createLocalTrainer, type Trainer, tokenizer } from "@vf-rl/engine";
 import { EnvClient, ServedEnvironment } from "@vf-rl/env-server";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import { vfErrorOf } from "../engine-errors.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
 import { HttpTrainer } from "../trainers/http-trainer.ts";
 
@@ -104,7 +105,6 @@ export async function openTrainer(
       description: `engine in this process (${threads} threads), a fresh model (d_model ${m.d_model}, ${m.n_layers} layers)`,
     };
   } catch (error) {
-    if (error instanceof EngineError) throw new UserError(`model: ${error.message}`, { cause: error });
-    throw error;
+    throw vfErrorOf(error, "model");
   }
 }

@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
+import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { portFlag } from "../eval/parse-flag-values.ts";
 
@@ -88,15 +89,7 @@ Examples:
         );
       }
       io.err("press Ctrl-C to stop");
-      await new Promise<void>((done) => {
-        const stop = (): void => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          done();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      await untilInterrupted();
       await hub.close();
       io.err("stopped");
     });

@@ -4,6 +4,7 @@
  */
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
+import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { integerFlag, portFlag } from "../eval/parse-flag-values.ts";
 
@@ -54,15 +55,7 @@ Examples:
       );
       io.out(server.url);
       io.err("press Ctrl-C to stop");
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      await untilInterrupted();
       await server.close();
       io.err("stopped");
     });

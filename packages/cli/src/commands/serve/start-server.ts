@@ -1,6 +1,6 @@
 /** The engine's server, started for a vf command. */
-import { UserError } from "@vf-rl/core/errors";
-import { EngineError, type EngineServer, type EngineServerOptions, startEngineServer } from "@vf-rl/engine";
+import { type EngineServer, type EngineServerOptions, startEngineServer } from "@vf-rl/engine";
+import { vfErrorOf } from "@vf-rl/train/engine-errors";
 import { listenError } from "../../listen-error.ts";
 
 /**
@@ -11,7 +11,6 @@ export async function startServerForCli(options: EngineServerOptions): Promise<E
   try {
     return await startEngineServer(options);
   } catch (error) {
-    if (error instanceof EngineError) throw new UserError(error.message, { cause: error });
-    throw listenError(error, { port: options.port ?? 0, host: options.host ?? "127.0.0.1" });
+    throw listenError(vfErrorOf(error), { port: options.port ?? 0, host: options.host ?? "127.0.0.1" });
   }
 }

@@ -9,7 +9,6 @@ import {
   type BatchItem,
   conversationItem,
   createLocalTrainer,
-  EngineError,
   type LocalTrainer,
   type ModelConfig,
   parseModelConfig,
@@ -17,6 +16,7 @@ import {
   type SftProgress,
   tokenizer,
 } from "@vf-rl/engine";
+import { vfErrorOf } from "@vf-rl/train/engine-errors";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { loadSftConversations } from "./sft-sources.ts";
@@ -117,8 +117,7 @@ async function asUserError<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof EngineError) throw new UserError(error.message, { cause: error });
-    throw error;
+    throw vfErrorOf(error);
   }
 }
 

@@ -4,10 +4,10 @@
  * folders are paths on this machine: share the run folder with the orchestrator and the inference
  * server (a network file system), as prime-rl's filesystem weight broadcast does.
  */
-import { UserError } from "@vf-rl/core/errors";
 import { BASE_MODEL_DIR } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
 import { listenError } from "../../listen-error.ts";
+import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { integerFlag, portFlag } from "../eval/parse-flag-values.ts";
 
@@ -40,15 +40,15 @@ Example:
   vf train configs/train/reverse-text.toml --trainer-url http://trainer-host:8200`,
     )
     .action(async (flags: TrainerServeFlags) => {
-      const { createLocalTrainer, EngineError } = await import("@vf-rl/engine");
+      const { createLocalTrainer } = await import("@vf-rl/engine");
+      const { vfErrorOf } = await import("@vf-rl/train/engine-errors");
       const { startTrainerServer } = await import("@vf-rl/train");
       const checkpoint = flags.model ?? BASE_MODEL_DIR;
       let engine: Awaited<ReturnType<typeof createLocalTrainer>>;
       try {
         engine = await createLocalTrainer({ checkpoint, threads: flags.threads });
       } catch (error) {
-        if (error instanceof EngineError) throw new UserError(error.message, { cause: error });
-        throw error;
+        throw vfErrorOf(error);
       }
       const server = await startTrainerServer(engine, {
         port: flags.port,
@@ -64,15 +64,7 @@ Example:
         `trainer serving ${checkpoint} (d_model ${c.dModel}, ${c.nLayers} layers, context ${c.maxSeqLen}) at ${server.url}`,
       );
       io.err("press Ctrl-C to stop");
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      await untilInterrupted();
       await server.close();
       await engine.close();
     });
