@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ConfigError } from "./errors.ts";
+import { issueLines } from "./schema-issues.ts";
 
 /** The architecture: every key the shapes depend on; `config.json` holds exactly this. */
 export const ModelConfig = z
@@ -58,8 +59,7 @@ export function safeParseModelConfig(
 ): { success: true; data: ModelConfig } | { success: false; error: ConfigError } {
   const result = ModelConfig.safeParse(input);
   if (result.success) return { success: true, data: result.data };
-  const issues = result.error.issues.map((i) => `${i.path.join(".") || "(config)"}: ${i.message}`);
-  return { success: false, error: new ConfigError(issues) };
+  return { success: false, error: new ConfigError(issueLines(result.error, "(config)")) };
 }
 
 /** The head size D = C / H. */

@@ -14,6 +14,7 @@ import { AuthoringError, ToolCallError, ToolParseError } from "../errors.ts";
 import type { AssistantMessage, Messages, ToolCall, ToolMessage } from "../messages/message.ts";
 import { recordError } from "../rollout/record-error.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
+import { issueLines } from "../schema-issues.ts";
 import { type Tool, type ToolDefinition, toolDefinition, toolResultContent } from "../tools/tool.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
 
@@ -176,6 +177,5 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
 }
 
 function schemaMessage(name: string, error: z.ZodError): string {
-  const issues = error.issues.map((i) => `${i.path.join(".") || "(arguments)"}: ${i.message}`);
-  return `arguments of ${name} do not match its schema: ${issues.join("; ")}`;
+  return `arguments of ${name} do not match its schema: ${issueLines(error, "(arguments)").join("; ")}`;
 }

@@ -12,6 +12,7 @@
 import type { z } from "zod";
 import type { Environment } from "../envs/environment.ts";
 import { AuthoringError, EnvArgsError } from "../errors.ts";
+import { issueLines } from "../schema-issues.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: an environment of any state type
 type AnyEnvironment = Environment<any>;
@@ -48,8 +49,7 @@ export function defineEnvironment<Args extends z.ZodType>(
   const load = async (args: unknown = {}) => {
     const parsed = definition.args.safeParse(args ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`);
-      throw new EnvArgsError("", issues);
+      throw new EnvArgsError("", issueLines(parsed.error, "(args)"));
     }
     return definition.load(parsed.data);
   };

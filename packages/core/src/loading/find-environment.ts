@@ -10,6 +10,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EnvironmentNotFoundError, UserError } from "../errors.ts";
+import { issueLines } from "../schema-issues.ts";
 import { EnvPackageJson } from "./env-manifest.ts";
 
 /** An environment package found by `findEnvironment`: its folder and manifest. */
@@ -138,10 +139,8 @@ function readManifest(dir: string): EnvPackageJson {
   const file = join(dir, "package.json");
   const parsed = EnvPackageJson.safeParse(readJson(file));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.join(".") || "(root)";
     throw new UserError(
-      `${file} is not an environment package: ${where}: ${issue.message}: add a "vf" field such as {"id": "my-env"}`,
+      `${file} is not an environment package: ${issueLines(parsed.error)[0]}: add a "vf" field such as {"id": "my-env"}`,
     );
   }
   return parsed.data;

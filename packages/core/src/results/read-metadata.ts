@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
+import { issueLines } from "../schema-issues.ts";
 import { isJsonObject, type JsonObject } from "./json-object.ts";
 import { normalizeMetadata } from "./normalize-metadata.ts";
 import { METADATA_FILE } from "./run-directory.ts";
@@ -46,10 +47,7 @@ export async function readMetadata(dir: string): Promise<MetadataFile> {
 function parseMetadata(raw: JsonObject, path: string): RunMetadata {
   const parsed = RunMetadata.safeParse(normalizeMetadata(raw));
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map(
-    (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
-  );
   throw new UserError(
-    `${path} is not valid run metadata (${problems.join("; ")}): repair or delete that run folder`,
+    `${path} is not valid run metadata (${issueLines(parsed.error).join("; ")}): repair or delete that run folder`,
   );
 }

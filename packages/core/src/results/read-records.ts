@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
+import { issueLines } from "../schema-issues.ts";
 import { isJsonObject } from "./json-object.ts";
 import { normalizeRow } from "./normalize-row.ts";
 import type { ReadWarning } from "./read-warning.ts";
@@ -76,9 +77,7 @@ export async function readRecordsFile(
     }
     const parsed = RolloutRecord.safeParse(row);
     if (!parsed.success) {
-      const issues = parsed.error.issues
-        .slice(0, 3)
-        .map((issue) => `${issue.path.join(".") || "(row)"}: ${issue.message}`);
+      const issues = issueLines(parsed.error, "(row)").slice(0, 3);
       warn(`not a valid rollout row (${issues.join("; ")}); skipped`);
       continue;
     }

@@ -6,6 +6,7 @@
  * never overwritten.
  */
 import { SystemError } from "../errors.ts";
+import { issueLines } from "../schema-issues.ts";
 import { RolloutRecord } from "./rollout-record.ts";
 
 /** Names a metric may not take at the top level of a row: the record's own fields. */
@@ -18,10 +19,8 @@ export const RECORD_FIELDS: ReadonlySet<string> = new Set(Object.keys(RolloutRec
 export function recordToLine(record: RolloutRecord): string {
   const parsed = RolloutRecord.safeParse(record);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.join(".") || "(row)";
     throw new SystemError(
-      `cannot save the rollout of example ${record.example_id}, rollout ${record.rollout_index}: ${where}: ${issue?.message}: this is a bug in whatever built the record; report it`,
+      `cannot save the rollout of example ${record.example_id}, rollout ${record.rollout_index}: ${issueLines(parsed.error, "(row)")[0]}: this is a bug in whatever built the record; report it`,
     );
   }
   const row: Record<string, unknown> = { ...parsed.data };

@@ -4,6 +4,7 @@
  * vf's client recognises "maximum context length" in the message as an overlong prompt.
  */
 import type { z } from "zod";
+import { issuePath } from "../schema-issues.ts";
 
 /** The JSON body of an error answer. */
 export interface ErrorBody {
@@ -60,7 +61,7 @@ export function contextLengthExceeded(promptTokens: number, maxSeqLen: number): 
 /** 400 listing the first problem zod found in a request body, with its path as `param`. */
 export function invalidBody(error: z.ZodError, what: string): ApiError {
   const issue = error.issues[0]!;
-  const param = issue.path.map(String).join(".") || null;
+  const param = issuePath(issue, "") || null;
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : "";
   return badRequest(`invalid ${what}: ${param ?? "body"}: ${issue.message}${more}: fix this field`, param);
 }

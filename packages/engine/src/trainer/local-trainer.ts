@@ -14,6 +14,7 @@ import { clipGradNorm } from "../optim/grad-clip.ts";
 import { ShardPool } from "../parallel/shard-pool.ts";
 import { initParameters, parameterCount, tensorSpecs } from "../params.ts";
 import { BatchSampler, sampleBatch } from "../sampling/batch-sampler.ts";
+import { issueLines } from "../schema-issues.ts";
 import { countTrainedTokens, splitItems, validateBatch } from "./pack-batch.ts";
 import {
   AdamParams,
@@ -274,6 +275,5 @@ function parseOrThrow<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
-  throw new ErrorClass(`invalid ${what}: ${issues.join("; ")}: fix these fields`);
+  throw new ErrorClass(`invalid ${what}: ${issueLines(result.error).join("; ")}: fix these fields`);
 }
