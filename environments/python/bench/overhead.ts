@@ -1,4 +1,5 @@
-// Prints what the Python sandbox costs on this machine: `npx tsx environments/python/bench/overhead.ts`.
+// Prints what the Python sandbox costs on this machine:
+// `npx tsx --conditions=vf-source environments/python/bench/overhead.ts`.
 import { execFileSync } from "node:child_process";
 import { measureOverhead, SandboxOptions } from "../src/index.ts";
 

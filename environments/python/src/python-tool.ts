@@ -97,6 +97,19 @@ export function toolAnswer(result: RunResult, maxChars: number): string {
         limit,
       );
     }
+    case "threads": {
+      const limit = `threads left running: a call lasts until the threads it started end (within its ${result.timeoutSeconds} s)`;
+      const printed =
+        result.output === ""
+          ? ""
+          : `\nOutput of the call:\n${clip(result.output, result.outputBytes, maxChars)}`;
+      const count = result.threads === 1 ? "1 thread" : `${result.threads} threads`;
+      throw new PythonCodeError(
+        `${limit}; ${count} still ran when it ended, and a thread cannot be stopped alone, so the sandbox was restarted: variables and imports are lost (files in /sandbox remain); join your threads before the call ends${printed}`,
+        "timeout",
+        limit,
+      );
+    }
     case "crashed":
       throw new PythonCodeError(
         `the sandbox stopped (${result.detail}); it restarts on the next call, without the variables and imports (files in /sandbox remain)`,

@@ -13,6 +13,7 @@ import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 import type { PythonData } from "./python-tool.ts";
+import { REFUSED_CALLS, syscallNumber } from "./sandbox/syscall-filter.ts";
 import { sandboxProcesses } from "./sandbox/test-support.ts";
 
 let scratch: string;
@@ -168,6 +169,74 @@ describe("the python sandbox holds", () => {
       /^Error: python failed: not permitted.*PermissionError: \[Errno 1\] Operation not permitted/s,
     );
     expect(setuid).toMatch(/^Error: python failed: .*(Invalid argument|Operation not permitted)/s);
+    expect(next).toBe("still works\n");
+  });
+
+  it("cannot make a nested user namespace, so no mount, chroot or network of its own through one", async () => {
+    const CLONE_NEWUSER = 0x10000000;
+    const CLONE_NEWNS = 0x00020000;
+    const CLONE_NEWNET = 0x40000000;
+    const SIGCHLD = 17;
+    const calling = [
+      "import ctypes, os",
+      "libc = ctypes.CDLL(None, use_errno=True)",
+      "def check(what, result):",
+      "    if result < 0:",
+      "        raise OSError(ctypes.get_errno(), f'{what}: {os.strerror(ctypes.get_errno())}')",
+    ].join("\n");
+    const unshare = (flags: number, then: string) =>
+      `${calling}\ncheck('unshare', libc.unshare(${flags}))\n${then}`;
+    const [mount, chroot, network, clone, next] = await rollout(
+      unshare(
+        CLONE_NEWUSER | CLONE_NEWNS,
+        "check('mount', libc.mount(b'none', b'/sandbox', b'tmpfs', 0, None))\nprint('mounted a tmpfs')",
+      ),
+      unshare(CLONE_NEWUSER, "os.chroot('/sandbox')\nprint('changed its root')"),
+      unshare(CLONE_NEWUSER | CLONE_NEWNET, "print('has a network namespace of its own')"),
+      // The raw clone system call, as a C library's fork would make it, with a namespace flag.
+      `${calling}\npid = libc.syscall(${syscallNumber("clone")}, ${CLONE_NEWUSER | SIGCHLD}, 0, 0, 0, 0)\nif pid == 0:\n    os._exit(0)\ncheck('clone', pid)\nos.waitpid(pid, 0)\nprint('cloned into a new user namespace')`,
+      STILL_WORKS,
+    );
+    for (const answer of [mount, chroot, network]) {
+      expect(answer).toMatch(
+        /^Error: python failed: not permitted: .*PermissionError: \[Errno 1\] unshare: Operation not permitted$/s,
+      );
+    }
+    expect(clone).toMatch(
+      /^Error: python failed: not permitted: .*\[Errno 1\] clone: Operation not permitted$/s,
+    );
+    expect(next).toBe("still works\n");
+  });
+
+  it("refuses the kernel's riskier interfaces, and clearing the signal that ends it with its host", async () => {
+    const calls = Object.values(REFUSED_CALLS)
+      .flat()
+      .map((name) => `(${JSON.stringify(name)}, ${syscallNumber(name)})`);
+    const PR_SET_PDEATHSIG = 1;
+    const [refused, pdeathsig] = await rollout(
+      [
+        "import ctypes, errno",
+        "libc = ctypes.CDLL(None, use_errno=True)",
+        "allowed = []",
+        `for name, number in [${calls.join(", ")}]:`,
+        "    if libc.syscall(number, 0, 0, 0, 0, 0) != -1 or ctypes.get_errno() != errno.EPERM:",
+        "        allowed.append(name)",
+        "allowed",
+      ].join("\n"),
+      `import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nlibc.prctl(${PR_SET_PDEATHSIG}, 0, 0, 0, 0), ctypes.get_errno()`,
+    );
+    expect(refused).toBe("[]\n");
+    expect(pdeathsig).toBe("(-1, 1)\n");
+  });
+
+  it("cannot flood the host through the answer pipe: 200 MB there stop the sandbox with a clear error", async () => {
+    const [flood, next] = await rollout(
+      "import os, sys\nanswers = sys.modules['__main__'].responses\nchunk = b'x' * (1 << 20)\nfor _ in range(200):\n    os.write(answers, chunk)",
+      STILL_WORKS,
+    );
+    expect(flood).toBe(
+      "Error: python failed: the sandbox stopped (the code wrote more than 1 MiB to the sandbox's answer pipe, longer than any real answer); it restarts on the next call, without the variables and imports (files in /sandbox remain)",
+    );
     expect(next).toBe("still works\n");
   });
 });

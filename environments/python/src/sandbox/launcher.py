@@ -5,9 +5,13 @@
 #      read-write bind of the rollout's folder at /sandbox; nothing else of the host is reachable;
 #   2. pivots into it, detaches the old root and makes the new root read-only;
 #   3. sets the resource limits (address space, processes, file size, open files, no core dumps);
-#   4. names the host "sandbox" and drops every capability (bounding set, ambient set, no_new_privs), so the code cannot mount,
-#      chroot or change ids;
-#   5. executes the worker (the REPL loop) as PID 1 of the namespace.
+#   4. names the host "sandbox", forbids new namespaces of every kind in its user namespace (the
+#      kernel's per-namespace counts, set to 0) and drops every capability (bounding set, ambient
+#      set, no_new_privs), so the code cannot mount, chroot or change ids, nor make a nested user
+#      namespace in which it would regain those powers;
+#   5. installs the system-call filter the host built (syscall-filter.ts), which refuses the same
+#      calls again and more, and which the code cannot remove;
+#   6. executes the worker (the REPL loop) as PID 1 of the namespace.
 # Every failure prints one line "vf-sandbox: <what> failed: <why>" and exits with status 111.
 # Arguments: argv[1] is a JSON config, argv[2] the worker's source.
 import ctypes
@@ -22,6 +26,8 @@ MS_REMOUNT, MS_NOATIME, MS_NODIRATIME, MS_BIND = 32, 1024, 2048, 4096
 MS_REC, MS_PRIVATE, MS_RELATIME = 16384, 1 << 18, 1 << 21
 MNT_DETACH = 2
 PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 24, 38, 47, 4
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+NAMESPACE_KINDS = ("user", "mnt", "pid", "net", "ipc", "uts", "cgroup", "time")
 # statvfs flag -> mount flag that a bind's read-only remount must keep (the kernel refuses to drop
 # them inside a user namespace).
 LOCKED_FLAGS = [(2, MS_NOSUID), (4, MS_NODEV), (8, MS_NOEXEC), (1024, MS_NOATIME),
@@ -137,6 +143,7 @@ def runtime_paths(config):
 def build_root(config):
     root = config["root"]
     mount(None, "/", None, MS_REC | MS_PRIVATE, what="making the mount tree private")
+    forbid_namespaces()  # while the host's /proc is still reachable
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
     executable, paths = runtime_paths(config)
     for path in paths:
@@ -176,6 +183,33 @@ def limit_resources(config):
             fail(f"setting resource limit {kind}", error)
 
 
+def forbid_namespaces():
+    """Sets this user namespace's limits on new namespaces to 0 (written through the host's /proc,
+    still mounted here; the kernel applies the value of the writer's own user namespace). A kind
+    this kernel does not have needs no limit."""
+    for kind in NAMESPACE_KINDS:
+        path = f"/proc/sys/user/max_{kind}_namespaces"
+        if not os.path.exists(path):
+            continue
+        try:
+            with open(path, "w") as f:
+                f.write("0")
+        except OSError as error:
+            fail(f"forbidding new {kind} namespaces", error)
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def install_filter(config):
+    program = bytes.fromhex(config["syscall_filter"])
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = SockFprog(len(program) // 8, ctypes.addressof(buffer))
+    check(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0),
+          "installing the system-call filter")
+
+
 def drop_privileges():
     check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
     check(libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "clearing ambient capabilities")
@@ -194,6 +228,7 @@ def main():
     check(libc.sethostname(b"sandbox", 7), "setting the host name")
     limit_resources(config)
     drop_privileges()
+    install_filter(config)
     env = {"PATH": "/usr/bin:/bin", "HOME": "/sandbox", "TMPDIR": "/sandbox", "LANG": "C.UTF-8"}
     os.chdir("/sandbox")
     try:

@@ -7,10 +7,10 @@ import { SandboxError } from "@vf-rl/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSandbox } from "./check-sandbox.ts";
 import { measureOverhead } from "./measure-overhead.ts";
-import { PythonSandbox } from "./python-sandbox.ts";
-import { createSandboxFolder, removeSandboxFolder, type SandboxFolder } from "./sandbox-folder.ts";
+import type { PythonSandbox } from "./python-sandbox.ts";
+import type { SandboxFolder } from "./sandbox-folder.ts";
 import { SandboxOptions, type SandboxOptionsInput } from "./sandbox-options.ts";
-import { sandboxProcesses } from "./test-support.ts";
+import { sandboxProcesses, withSandbox as withSandboxIn } from "./test-support.ts";
 
 let scratch: string;
 beforeAll(async () => {
@@ -23,19 +23,11 @@ afterAll(async () => {
 });
 
 /** Runs `body` with a started sandbox in a fresh folder, then stops it and removes the folder. */
-async function withSandbox(
+function withSandbox(
   input: SandboxOptionsInput,
   body: (sandbox: PythonSandbox, folder: SandboxFolder) => Promise<void>,
 ) {
-  const options = SandboxOptions.parse({ tempDir: scratch, ...input });
-  const folder = createSandboxFolder(options);
-  const sandbox = await PythonSandbox.start(folder, options);
-  try {
-    await body(sandbox, folder);
-  } finally {
-    await sandbox.close();
-    await removeSandboxFolder(folder);
-  }
+  return withSandboxIn(scratch, input, body);
 }
 
 describe("PythonSandbox", () => {
@@ -57,6 +49,21 @@ describe("PythonSandbox", () => {
       );
       expect(traceback).toMatch(/\nZeroDivisionError: division by zero$/);
       expect(traceback).not.toMatch(/worker|<string>/);
+      expect(await sandbox.run("'still here'")).toMatchObject({ type: "ok", output: "'still here'\n" });
+    });
+  });
+
+  it("cuts a huge exception message and traceback, and lives on", async () => {
+    await withSandbox({}, async (sandbox) => {
+      const failed = await sandbox.run("raise ValueError('x' * 5_000_000)");
+      expect(failed).toMatchObject({
+        type: "error",
+        error: expect.stringMatching(/^ValueError: x+ \[cut\]$/),
+      });
+      const { error, traceback } = failed.type === "error" ? failed : { error: "", traceback: "" };
+      expect(error.length).toBeLessThan(20_000);
+      expect(traceback).toMatch(/^\[traceback cut\]\nx+$/);
+      expect(traceback.length).toBeLessThan(20_000);
       expect(await sandbox.run("'still here'")).toMatchObject({ type: "ok", output: "'still here'\n" });
     });
   });

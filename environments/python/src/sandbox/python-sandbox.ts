@@ -1,9 +1,11 @@
 /**
  * One confined Python process (a persistent REPL) for one rollout. `start` launches it inside Linux
- * namespaces with a private read-only root, resource limits and no capabilities (see launcher.py),
- * and waits until it is ready; `run` sends code and waits for its answer (the worker stops code at
- * the call's time limit; the host kills the whole sandbox when the code does not stop); `close`
- * kills it. Calls run one at a time, in order.
+ * namespaces with a private read-only root, resource limits, no capabilities and a system-call
+ * filter (see launcher.py), and waits until it is ready; `run` sends code and waits for its answer
+ * (the worker stops code at the call's time limit; the host kills the whole sandbox when the code
+ * does not stop, or leaves threads running); `close` kills it and resolves once every process of it
+ * is gone. The sandbox dies with its host process however that ends (sandbox-command.ts), and
+ * starting one removes the folders that dead hosts left behind. Calls run one at a time, in order.
  *
  * @example
  * const folder = createSandboxFolder({ sandboxUid: 65534 });
@@ -12,20 +14,33 @@
  * await sandbox.close();
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { SandboxError } from "@vf-rl/core";
+import { AnswerLines } from "./answer-lines.ts";
+import { namespaceInit, ThreadCounter } from "./namespace-init.ts";
 import type { RunResult, WorkerAnswer } from "./run-result.ts";
 import { WorkerAnswer as WorkerAnswerSchema } from "./run-result.ts";
 import { sandboxCommand } from "./sandbox-command.ts";
-import type { SandboxFolder } from "./sandbox-folder.ts";
+import { removeStaleFolders, type SandboxFolder } from "./sandbox-folder.ts";
 import type { SandboxOptions } from "./sandbox-options.ts";
 
 /** Wall time past a call's limit before the host kills the sandbox: the worker's timer goes first. */
 const GRACE_MS = 1500;
 /** Output bytes the worker reads back per call. */
 const MAX_OUTPUT_BYTES = 64 * 1024;
+/**
+ * The longest answer line accepted from the worker. Its real answers stay far below (64 KiB of
+ * output and 16 KiB each of error and traceback, JSON-escaped); a longer line is the code writing
+ * to the answer pipe, and ends the sandbox.
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+/** How long threads that ended with the call may take to leave the kernel's count. */
+const THREAD_EXIT_MS = 1000;
 
-type Waiter = (answer: WorkerAnswer | { type: "exit"; detail: string }) => void;
+/** What ends a wait: the worker's answer, its exit, or a line past MAX_ANSWER_BYTES. */
+type Outcome = WorkerAnswer | { type: "exit"; detail: string } | { type: "overflow"; detail: string };
+type Waiter = (outcome: Outcome) => void;
 
 export class PythonSandbox {
   private readonly waiters: Waiter[] = [];
@@ -33,6 +48,8 @@ export class PythonSandbox {
   private exited = false;
   private exitDetail = "";
   private stderr = "";
+  /** The threads of the namespace's PID 1 (the worker), once it is ready. */
+  private threads: ThreadCounter | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -47,6 +64,8 @@ export class PythonSandbox {
    */
   static async start(folder: SandboxFolder, options: SandboxOptions): Promise<PythonSandbox> {
     const command = await sandboxCommand(options);
+    // Folders that hosts which died without cleaning up left beside this one.
+    await removeStaleFolders(dirname(folder.path));
     const config = {
       python: options.python,
       root: folder.root,
@@ -56,6 +75,7 @@ export class PythonSandbox {
       max_file_bytes: options.maxFileMb * 1024 * 1024,
       max_open_files: options.maxOpenFiles,
       max_output_bytes: MAX_OUTPUT_BYTES,
+      syscall_filter: command.syscallFilter,
     };
     const [program, ...args] = command.argv;
     const child = spawn(program!, [...args, JSON.stringify(config), command.workerSource], {
@@ -70,6 +90,8 @@ export class PythonSandbox {
       await sandbox.close();
       throw sandbox.startFailure(ready);
     }
+    const init = child.pid === undefined ? undefined : namespaceInit(child.pid);
+    sandbox.threads = init === undefined ? undefined : ThreadCounter.open(init);
     return sandbox;
   }
 
@@ -85,18 +107,18 @@ export class PythonSandbox {
     return result;
   }
 
-  /** Kills the sandbox and every process in it; resolves once it has exited. */
+  /** Kills the sandbox and every process in it; resolves once all of them are gone. */
   async close(): Promise<void> {
     // A process that never spawned has no pid, and emits no exit.
-    if (this.exited || this.child.pid === undefined) return;
+    const pid = this.child.pid;
+    if (this.exited || pid === undefined) return;
     const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
-    try {
-      // The group holds setpriv/unshare; unshare's death kills the namespace's PID 1, and with it
-      // every process of the namespace.
-      process.kill(-this.child.pid!, "SIGKILL");
-    } catch {
-      this.child.kill("SIGKILL");
-    }
+    // Killing the namespace's PID 1 makes the kernel kill every process of the namespace, and PID 1
+    // is gone only after all of them are; unshare, which waits for it, then exits. So the exit of
+    // our child means that nothing of the sandbox is left. (Killing unshare itself would not wait.)
+    const init = namespaceInit(pid);
+    // Before unshare has forked there is no namespace: its process group is all there is.
+    if (init === undefined || !kill(init)) kill(-pid);
     await exited;
   }
 
@@ -115,6 +137,18 @@ export class PythonSandbox {
       const request = { code, seconds: this.options.timeoutSeconds };
       (this.child.stdin as Writable).write(`${JSON.stringify(request)}\n`);
       const answer = await this.next(timeoutMs);
+      if (answer.type === "ok" || answer.type === "error") {
+        // Usually none, known without waiting; else given time to end.
+        const threads =
+          answer.threads > 0 || this.extraThreads() === 0 ? answer.threads : await this.threadsLeft();
+        if (threads > 0) {
+          // A thread cannot be stopped alone, and would run on outside any call's limit.
+          await this.close();
+          const { output, output_bytes: outputBytes } = answer;
+          const { timeoutSeconds } = this.options;
+          return { type: "threads", output, outputBytes, threads, timeoutSeconds, ms: ms() };
+        }
+      }
       switch (answer.type) {
         case "ok":
           return { type: "ok", output: answer.output, outputBytes: answer.output_bytes, ms: ms() };
@@ -137,6 +171,9 @@ export class PythonSandbox {
             detail: signal?.aborted ? "the call was cancelled" : answer.detail,
             ms: ms(),
           };
+        case "overflow":
+          await this.close();
+          return { type: "crashed", detail: answer.detail, ms: ms() };
         case "worker_error":
           await this.close();
           return { type: "crashed", detail: `the sandbox's worker failed: ${answer.error}`, ms: ms() };
@@ -150,10 +187,26 @@ export class PythonSandbox {
     }
   }
 
+  /**
+   * Threads the code started that outlive its call come in two kinds: those the worker counted
+   * (Python's, still running at the time limit), and those the kernel still counts beside the
+   * worker's own thread (threads made below Python, which the worker cannot see).
+   */
+  private extraThreads(): number {
+    return Math.max(0, (this.threads?.count() ?? 1) - 1);
+  }
+
+  /** The kernel's extra threads once threads that ended with the call have had time to go. */
+  private async threadsLeft(): Promise<number> {
+    const until = performance.now() + THREAD_EXIT_MS;
+    while (this.extraThreads() > 0 && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return this.extraThreads();
+  }
+
   /** The next line from the worker, or why none came (exit, or `timeoutMs` passed). */
-  private next(
-    timeoutMs: number,
-  ): Promise<WorkerAnswer | { type: "exit"; detail: string } | { type: "timeout" }> {
+  private next(timeoutMs: number): Promise<Outcome | { type: "timeout" }> {
     if (this.exited) return Promise.resolve({ type: "exit", detail: this.exitDetail });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -170,19 +223,26 @@ export class PythonSandbox {
   }
 
   private listen(): void {
-    let buffered = "";
-    (this.child.stdio[3] as Readable).on("data", (chunk: Buffer) => {
-      buffered += chunk.toString("utf8");
-      for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 1);
+    const answers = this.child.stdio[3] as Readable;
+    const lines = new AnswerLines({
+      maxBytes: MAX_ANSWER_BYTES,
+      onLine: (line) => {
         const parsed = WorkerAnswerSchema.safeParse(safeJson(line));
         const answer: WorkerAnswer = parsed.success
           ? parsed.data
           : { type: "worker_error", error: `unreadable answer from the sandbox: ${line.slice(0, 200)}` };
         this.waiters.shift()?.(answer);
-      }
+      },
+      onOverflow: () => {
+        // Nothing more is read: the sandbox is stopped, by the call that waits or right here.
+        answers.destroy();
+        const detail = `the code wrote more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB to the sandbox's answer pipe, longer than any real answer`;
+        const waiter = this.waiters.shift();
+        if (waiter) waiter({ type: "overflow", detail });
+        else void this.close();
+      },
     });
+    answers.on("data", (chunk: Buffer) => lines.push(chunk));
     (this.child.stderr as Readable).on("data", (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString("utf8")).slice(-4000);
     });
@@ -196,6 +256,7 @@ export class PythonSandbox {
   private onExit(detail: string): void {
     if (this.exited) return;
     this.exited = true;
+    this.threads?.close();
     this.exitDetail = detail;
     for (const waiter of this.waiters.splice(0)) waiter({ type: "exit", detail });
   }
@@ -206,6 +267,11 @@ export class PythonSandbox {
     if (/^unshare: .*(Operation not permitted|Permission denied|No space left|Invalid argument)/.test(said)) {
       return new SandboxError(
         `the Python sandbox could not create its namespaces (${said}): this machine does not let unprivileged users create user namespaces; allow them (sysctl user.max_user_namespaces=10000, and on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0) or run on another machine`,
+      );
+    }
+    if (/^setpriv: unrecognized option '--pdeathsig'/.test(said)) {
+      return new SandboxError(
+        `the Python sandbox needs setpriv --pdeathsig (util-linux 2.33 or later) to end with vf, and this one is older (${said}): upgrade util-linux or pass a newer setpriv's path as "setpriv"`,
       );
     }
     if (said.startsWith("vf-sandbox:")) {
@@ -220,6 +286,16 @@ export class PythonSandbox {
     return new SandboxError(
       `the Python sandbox did not start: ${why}${said ? ` (${said})` : ""}: check the python, unshare and setpriv paths, or raise startupSeconds on a slow machine`,
     );
+  }
+}
+
+/** Sends SIGKILL to a process (or a group, for a negative pid); false when there is none. */
+function kill(pid: number): boolean {
+  try {
+    process.kill(pid, "SIGKILL");
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -6,11 +6,18 @@ import { z } from "zod";
 /** A line from the worker: ready, a call's answer, or a fault of the worker itself. */
 export const WorkerAnswer = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ready"), pid: z.number(), python: z.string() }),
-  z.object({ type: z.literal("ok"), output: z.string(), output_bytes: z.number() }),
+  z.object({
+    type: z.literal("ok"),
+    output: z.string(),
+    output_bytes: z.number(),
+    /** Threads the code started that were still running when the call ended (at its time limit). */
+    threads: z.number(),
+  }),
   z.object({
     type: z.literal("error"),
     output: z.string(),
     output_bytes: z.number(),
+    threads: z.number(),
     /** "ExceptionName: message". */
     error: z.string(),
     traceback: z.string(),
@@ -37,5 +44,18 @@ export type RunResult =
     }
   /** The call ran past its wall time; the sandbox was killed, its variables are gone. */
   | { type: "timeout"; timeoutSeconds: number; ms: number }
+  /**
+   * The code returned, but `threads` threads it started were still running when the call ended
+   * (a call waits for its threads up to its time limit); the sandbox was killed with them, its
+   * variables are gone. `output` is what the call printed.
+   */
+  | {
+      type: "threads";
+      output: string;
+      outputBytes: number;
+      threads: number;
+      timeoutSeconds: number;
+      ms: number;
+    }
   /** The sandbox died during the call (or was closed); its variables are gone. */
   | { type: "crashed"; detail: string; ms: number };

@@ -1,13 +1,15 @@
 /**
- * The command that starts a sandbox, after checking that this machine can confine one: Linux,
- * util-linux's `unshare` (and `setpriv` when vf runs as root), and the Python interpreter. Anything
- * missing is a `SandboxError` naming it and what to do; there is no unconfined fallback.
+ * The command that starts a sandbox, after checking that this machine can confine one: Linux on an
+ * architecture the system-call filter knows, util-linux's `setpriv` and `unshare`, and the Python
+ * interpreter. Anything missing is a `SandboxError` naming it and what to do; there is no
+ * unconfined fallback.
  */
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { SandboxError } from "@vf-rl/core";
 import type { SandboxOptions } from "./sandbox-options.ts";
+import { syscallFilter } from "./syscall-filter.ts";
 
 /** The namespaces every sandbox gets: its own users, mounts, processes, network, IPC and host name. */
 export const UNSHARE_FLAGS = [
@@ -28,11 +30,16 @@ export interface SandboxCommand {
   argv: string[];
   /** The worker's source, passed to the launcher. */
   workerSource: string;
+  /** The system-call filter the launcher installs, in hex (see syscall-filter.ts). */
+  syscallFilter: string;
 }
 
 /**
- * Checks the machine and returns the command prefix. When vf runs as root, the sandbox first drops
- * to `sandboxUid` with setpriv, because the process limit does not apply to root's own user id.
+ * Checks the machine and returns the command prefix. `setpriv --pdeathsig KILL` ties the sandbox to
+ * the thread of vf that spawns it: when vf dies, even by SIGKILL, the kernel kills `unshare` (the
+ * setting survives its exec), and `unshare --kill-child` passes the same death on to the namespace's
+ * PID 1, whose end ends every process in it. When vf runs as root, setpriv also drops to
+ * `sandboxUid`, because the process limit does not apply to root's own user id.
  */
 export async function sandboxCommand(options: SandboxOptions): Promise<SandboxCommand> {
   if (process.platform !== "linux") {
@@ -46,16 +53,18 @@ export async function sandboxCommand(options: SandboxOptions): Promise<SandboxCo
       `python3 was not found at ${options.python}: install it (apt-get install python3) or pass the interpreter's path as "python"`,
     );
   }
-  const prefix: string[] = [];
+  const filter = syscallFilter().toString("hex");
+  const setpriv = await findProgram("setpriv", options.setpriv);
+  const prefix = [setpriv, "--pdeathsig", "KILL"];
   if (process.getuid?.() === 0) {
-    const setpriv = await findProgram("setpriv", options.setpriv);
     const uid = String(options.sandboxUid);
-    prefix.push(setpriv, `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--");
+    prefix.push(`--reuid=${uid}`, `--regid=${uid}`, "--clear-groups");
   }
   const [launcher, workerSource] = await Promise.all([source("launcher.py"), source("worker.py")]);
   return {
-    argv: [...prefix, unshare, ...UNSHARE_FLAGS, options.python, "-I", "-S", "-B", "-c", launcher],
+    argv: [...prefix, "--", unshare, ...UNSHARE_FLAGS, options.python, "-I", "-S", "-B", "-c", launcher],
     workerSource,
+    syscallFilter: filter,
   };
 }
 
@@ -70,8 +79,7 @@ async function findProgram(name: "unshare" | "setpriv", given: string | undefine
     const candidate = join(dir, name);
     if (await isExecutable(candidate)) return candidate;
   }
-  const why = name === "setpriv" ? " (vf runs as root, so the sandbox must drop to another user)" : "";
-  throw new SandboxError(`${name} was not found in /usr/bin, /bin or PATH${why}: ${hint}`);
+  throw new SandboxError(`${name} was not found in /usr/bin, /bin or PATH: ${hint}`);
 }
 
 async function isExecutable(path: string): Promise<boolean> {

@@ -7,7 +7,7 @@ import { z } from "zod";
 /** The limits of one sandbox. */
 export const SandboxLimits = z
   .object({
-    /** Wall time of one call, in seconds; a call also gets this much CPU time. Default 10. */
+    /** Wall time of one call, the threads it starts included, in seconds. Default 10. */
     timeoutSeconds: z.number().positive().max(3600).default(10),
     /** Address space of each process in the sandbox, in MB. Default 512. */
     memoryMb: z.number().int().min(64).default(512),

@@ -1,11 +1,15 @@
 # The sandbox's REPL: PID 1 of its namespaces, already confined by the launcher. It reads one JSON
 # request a line ({"code": ..., "seconds": ...}) and answers one JSON line per request on a
 # private pipe. A per-call timer interrupts code that runs past `seconds` (the host kills the whole
-# sandbox only when the code does not stop, e.g. stuck inside a C call or ignoring the signal). Code runs in one persistent namespace, so variables survive between calls. Its
-# stdout and stderr go to an in-memory file read back after the call (bounded by the file-size
-# limit). After each call every other process in the namespace is killed and reaped. Failures are
-# classified by the limit they hit, so the model is told what stopped its code.
+# sandbox only when the code does not stop, e.g. stuck inside a C call or ignoring the signal).
+# Code runs in one persistent namespace, so variables survive between calls. A call lasts until
+# the threads it started have ended, within the same time limit; threads still running then are
+# counted in the answer, and the host restarts the sandbox, since a thread cannot be stopped alone.
+# The code's stdout and stderr go to an in-memory file read back after the call (bounded by the
+# file-size limit). After each call every other process in the namespace is killed and reaped.
+# Failures are classified by the limit they hit, so the model is told what stopped its code.
 # Argument: argv[1] is the JSON config the launcher got.
+import _thread
 import ast
 import builtins
 import errno
@@ -15,11 +19,15 @@ import os
 import signal
 import socket
 import sys
+import time
 import traceback
 
 config = json.loads(sys.argv[1])
 WORKER_PID = os.getpid()
 MAX_OUTPUT_BYTES = config["max_output_bytes"]
+# An exception's message and traceback are cut to this many characters, so that every answer stays
+# far below the size the host accepts (it treats a longer line as the code writing to the pipe).
+MAX_ERROR_CHARS = 16 * 1024
 
 # The protocol's pipes move to private descriptors (closed on exec) so that the code can neither
 # read the next request nor reach the host through inherited descriptors.
@@ -97,7 +105,46 @@ def code_traceback(error):
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != "<string>"]
     head = ["Traceback (most recent call last):\n", *traceback.format_list(frames)] if frames else []
     lines = "".join(head + traceback.format_exception_only(type(error), error)).splitlines()
-    return "\n".join(lines[-20:])
+    text = "\n".join(lines[-20:])
+    return text if len(text) <= MAX_ERROR_CHARS else "[traceback cut]\n" + text[-MAX_ERROR_CHARS:]
+
+
+def error_line(error):
+    """The exception as "Name: message", the message cut to MAX_ERROR_CHARS."""
+    text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS] + " [cut]"
+
+
+def wait_for_threads():
+    """Waits until every thread the code started has ended. Interrupted by the call's timer like the
+    code itself. Joining a `threading` thread wakes on its end; threads of the low-level `_thread`
+    module are polled."""
+    threading = sys.modules.get("threading")
+    while _thread._count() > 0:
+        # Threads made elsewhere that merely called into Python ("dummy" ones) cannot be joined.
+        others = [t for t in threading.enumerate() if t is not threading.main_thread()
+                  and not isinstance(t, threading._DummyThread)] if threading else []
+        if others:
+            others[0].join()
+        else:
+            time.sleep(0.002)
+
+
+def run_call(code):
+    """Runs the code, then waits for its threads; returns the code's own exception, if any. A time
+    limit reached while waiting is raised."""
+    error = None
+    try:
+        run(code)
+    except SystemExit:
+        pass
+    except BaseException as caught:  # the code's own failure, reported to the model
+        error = caught
+    if os.getpid() != WORKER_PID:
+        os._exit(0)  # a process the code forked finished the code: it must not answer
+    if not isinstance(error, TimeLimitExceeded):
+        wait_for_threads()
+    return error
 
 
 def read_output():
@@ -130,15 +177,14 @@ def handle(request):
     error = None
     try:
         signal.setitimer(signal.ITIMER_REAL, request["seconds"])
-        run(request["code"])
-    except SystemExit:
-        pass
-    except BaseException as caught:  # the code's own failure, reported to the model
-        error = caught
+        error = run_call(request["code"])
+    except TimeLimitExceeded:
+        pass  # the time ran out while the code's threads ran on: they are counted below
     finally:
         if os.getpid() != WORKER_PID:
-            os._exit(0)  # a process the code forked finished the code: it must not answer
+            os._exit(0)
         signal.setitimer(signal.ITIMER_REAL, 0)
+    threads = _thread._count()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -146,13 +192,14 @@ def handle(request):
             pass
     kill_strays()
     text, size = read_output()
-    answer = {"type": "ok", "output": text, "output_bytes": size}
+    answer = {"type": "ok", "output": text, "output_bytes": size, "threads": threads}
     if error is not None:
         answer = {
             "type": "error",
             "output": text,
             "output_bytes": size,
-            "error": f"{type(error).__name__}: {error}" if str(error) else type(error).__name__,
+            "threads": threads,
+            "error": error_line(error),
             "traceback": code_traceback(error),
             "limit": limit_note(error, request["seconds"]),
         }

@@ -1,0 +1,24 @@
+// The filter's program; what it refuses is tested by making the calls in a sandbox
+// (sandbox-escapes.test.ts).
+import { SandboxError } from "@vf-rl/core";
+import { describe, expect, it } from "vitest";
+import { syscallFilter, syscallNumber } from "./syscall-filter.ts";
+
+describe("syscallFilter", () => {
+  it("is a program of whole instructions, on every architecture it knows", () => {
+    for (const arch of ["x64", "arm64", "riscv64"]) {
+      const program = syscallFilter(arch);
+      expect(program.length % 8).toBe(0);
+      expect(program.length / 8).toBeLessThan(256);
+    }
+    expect(syscallNumber("unshare", "x64")).toBe(272);
+    expect(syscallNumber("unshare", "arm64")).toBe(97);
+  });
+
+  it("refuses an architecture it has no table for, instead of running unfiltered", () => {
+    expect(() => syscallFilter("ppc64")).toThrow(SandboxError);
+    expect(() => syscallFilter("ppc64")).toThrow(
+      "the Python sandbox has no system-call table for the ppc64 architecture (it knows x64, arm64 and riscv64): run the python environment on one of those",
+    );
+  });
+});
