@@ -22,6 +22,7 @@ export {
   RunLockedError,
   RunsFolderNotFoundError,
   SamplingArgsError,
+  SystemError,
   UserError,
   VfError,
 } from "./errors.ts";

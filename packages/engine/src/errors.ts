@@ -81,3 +81,18 @@ export class DataFileError extends EngineError {
     super(message);
   }
 }
+
+/** A call to a trainer over HTTP (`HttpTrainer`) failed; see the two kinds below. */
+export class TrainerHttpError extends EngineError {}
+
+/**
+ * The trainer server refused a request (4xx: a bad batch, a missing checkpoint), or the request
+ * failed the protocol's schema before it was sent: the caller's to fix.
+ */
+export class TrainerRefusedError extends TrainerHttpError {}
+
+/**
+ * The trainer server could not be reached, failed (5xx), or answered with something that is not
+ * the trainer protocol: the server's side to fix or restart.
+ */
+export class TrainerUnavailableError extends TrainerHttpError {}

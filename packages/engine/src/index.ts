@@ -1,7 +1,8 @@
 /**
  * @vf-rl/engine: a small decoder-only transformer in TypeScript with hand-written forward and backward
  * passes, a byte-level chat tokenizer, AdamW, batched sampling with logprobs, safetensors
- * checkpoints, and the trainer protocol (forwardBackward, optimStep, saveWeights, sample).
+ * checkpoints, and the trainer protocol (forwardBackward, optimStep, saveWeights, sample) in this
+ * process or over HTTP (HttpTrainer, startTrainerServer).
  */
 
 export { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "./base-model.ts";
@@ -19,6 +20,9 @@ export {
   SamplingError,
   SequenceTooLongError,
   TensorMismatchError,
+  TrainerHttpError,
+  TrainerRefusedError,
+  TrainerUnavailableError,
 } from "./errors.ts";
 export type { DType, Floats } from "./floats.ts";
 export { allocFloats } from "./floats.ts";
@@ -65,6 +69,21 @@ export {
 } from "./tokenizer/chat-template.ts";
 export type { DecodeOptions, EncodeOptions, SpecialToken } from "./tokenizer/tokenizer.ts";
 export { ByteTokenizer, SPECIAL_TOKENS, tokenizer } from "./tokenizer/tokenizer.ts";
+export { HttpTrainer, type HttpTrainerOptions } from "./trainer/http/http-trainer.ts";
+export {
+  startTrainerServer,
+  type TrainerServer,
+  type TrainerServerOptions,
+} from "./trainer/http/trainer-server.ts";
+export {
+  DirRequest,
+  ForwardBackwardRequest,
+  OkResponse,
+  TRAINER_ROUTES,
+  TrainerErrorResponse,
+  TrainerHealthResponse,
+  type TrainerRoute,
+} from "./trainer/http/trainer-wire.ts";
 export type { LocalTrainerOptions } from "./trainer/local-trainer.ts";
 export { createLocalTrainer, LocalTrainer } from "./trainer/local-trainer.ts";
 export type {

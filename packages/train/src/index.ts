@@ -2,8 +2,9 @@
  * @vf-rl/train: reinforcement learning on any vf environment. The RL loop (prompts → rollouts by the
  * environment against an OpenAI-compatible inference server → rewards → group-relative advantages
  * → training items → forwardBackward/optimStep through the trainer protocol → saveWeights → the
- * inference server loads them), its TOML config, the trainer protocol over HTTP, checkpoints and
- * exact resume, metrics.jsonl and the reward curve, and the first-run checks of `vf doctor`.
+ * inference server loads them), its TOML config, checkpoints and exact resume, metrics.jsonl and
+ * the reward curve, and the first-run checks of `vf doctor`. The trainer protocol itself, in process
+ * and over HTTP, is the engine's (@vf-rl/engine).
  *
  * Shape suffixes. Ragged RL data is named for its shape, as tinker-cookbook does:
  *   G  rollouts of one group (one prompt, rollouts_per_example of them)
@@ -71,18 +72,3 @@ export { rewardCurveHtml, rewardCurveSvg, writeRewardCurve } from "./run/reward-
 export { latestCheckpoint, RunProgress } from "./run/run-checkpoint.ts";
 export { RunLayout } from "./run/run-layout.ts";
 export { type RunTrainingOptions, type RunTrainingResult, runTraining } from "./run/run-training.ts";
-export { HttpTrainer, type HttpTrainerOptions } from "./trainers/http-trainer.ts";
-export {
-  startTrainerServer,
-  type TrainerServer,
-  type TrainerServerOptions,
-} from "./trainers/trainer-server.ts";
-export {
-  DirRequest,
-  ErrorResponse,
-  ForwardBackwardRequest,
-  HealthResponse,
-  OkResponse,
-  TRAINER_ROUTES,
-  type TrainerRoute,
-} from "./trainers/trainer-wire.ts";

@@ -5,12 +5,11 @@
  */
 import { ConfigError, EnvArgsError, type RolloutInput, UserError } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
-import { createLocalTrainer, type Trainer, tokenizer } from "@vf-rl/engine";
+import { createLocalTrainer, HttpTrainer, type Trainer, tokenizer } from "@vf-rl/engine";
 import { EnvClient, ServedEnvironment } from "@vf-rl/env-server";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import { vfErrorOf } from "../engine-errors.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
-import { HttpTrainer } from "../trainers/http-trainer.ts";
 
 /** The environments of a run with their training rows (one input per row). */
 export interface RunEnvironments {

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { UserError } from "@vf-rl/core";
+import { SystemError, UserError } from "@vf-rl/core";
 import { startEngineServer } from "@vf-rl/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
@@ -157,5 +158,20 @@ describe("a training run", () => {
     const error = await runTraining({ config: changed, resume: true, log: quiet }).catch((e) => e);
     expect(error).toBeInstanceOf(UserError);
     expect(error.message).toMatch(/the config changed batch_size \(16 → 8\)/);
+  });
+
+  it("tells a trainer server it cannot reach in vf's words: one line, a fault of the service", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const url = `http://127.0.0.1:${port}`;
+    const error = await runTraining({ config: config("no-trainer", { trainer: { url } }), log: quiet }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SystemError);
+    expect((error as SystemError).message).toMatch(
+      new RegExp(`^cannot reach the trainer at ${url} \\(.*\\): start it with vf trainer serve --port N`),
+    );
   });
 });

@@ -10,10 +10,11 @@ import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CancelledError } from "@vf-rl/core";
 import { makeFolder } from "@vf-rl/core/results";
-import type { Trainer } from "@vf-rl/engine";
+import { type Trainer, TrainerHttpError } from "@vf-rl/engine";
 import { stringify as stringifyToml } from "smol-toml";
 import { configNotes } from "../config/config-rules.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import { vfErrorOf } from "../engine-errors.ts";
 import {
   connectInference,
   type InferenceEndpoint,
@@ -184,6 +185,10 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
       `${interrupted ? "stopped" : "done"} after ${trained.steps} steps | checkpoint ${trained.checkpoint ?? "none"} | reward curve ${curve.html}`,
     );
     return { runDir: layout.dir, steps: trained.steps, interrupted, checkpoint: trained.checkpoint, curve };
+  } catch (error) {
+    // a trainer server's refusal (a bad batch) is the user's to fix, its failure the server's side:
+    // told as vf's errors, in one line
+    throw error instanceof TrainerHttpError ? vfErrorOf(error) : error;
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     stop.abort();

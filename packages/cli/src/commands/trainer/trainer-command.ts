@@ -40,9 +40,8 @@ Example:
   vf train configs/train/reverse-text.toml --trainer-url http://trainer-host:8200`,
     )
     .action(async (flags: TrainerServeFlags) => {
-      const { createLocalTrainer } = await import("@vf-rl/engine");
+      const { createLocalTrainer, startTrainerServer } = await import("@vf-rl/engine");
       const { vfErrorOf } = await import("@vf-rl/train/engine-errors");
-      const { startTrainerServer } = await import("@vf-rl/train");
       const checkpoint = flags.model ?? BASE_MODEL_DIR;
       let engine: Awaited<ReturnType<typeof createLocalTrainer>>;
       try {

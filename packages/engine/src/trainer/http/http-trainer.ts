@@ -1,24 +1,30 @@
 /**
  * The trainer protocol's client over HTTP: a `Trainer` whose every call is a POST to a trainer
  * server (`vf trainer serve`, or `startTrainerServer`). Requests and answers are validated with the
- * protocol's schemas on both sides. A refused request (400) is a UserError carrying the server's
- * message; an unreachable or failing server is a SystemError.
+ * protocol's schemas on both sides. A refused request (4xx) is a TrainerRefusedError carrying the
+ * server's message; an unreachable or failing server is a TrainerUnavailableError.
  */
-import { SystemError, UserError } from "@vf-rl/core";
+import type { z } from "zod";
+import type { ModelConfig } from "../../config.ts";
+import { TrainerRefusedError, TrainerUnavailableError } from "../../errors.ts";
+import { issuePath } from "../../schema-issues.ts";
 import type {
   AdamParamsInput,
   Batch,
   ForwardBackwardResult,
   LossInput,
-  ModelConfig,
   OptimStepResult,
   SampleRequestInput,
   SampleResult,
   SaveWeightsResult,
   Trainer,
-} from "@vf-rl/engine";
-import type { z } from "zod";
-import { ErrorResponse, HealthResponse, TRAINER_ROUTES, type TrainerRoute } from "./trainer-wire.ts";
+} from "../protocol.ts";
+import {
+  TRAINER_ROUTES,
+  TrainerErrorResponse,
+  TrainerHealthResponse,
+  type TrainerRoute,
+} from "./trainer-wire.ts";
 
 /** Where the trainer server is. */
 export interface HttpTrainerOptions {
@@ -43,9 +49,9 @@ export class HttpTrainer implements Trainer {
   /** GET /health: the server's model config; throws when the server cannot be reached. */
   async health(): Promise<{ config: ModelConfig | null }> {
     const response = await this.fetch("/health", { method: "GET" });
-    const body = HealthResponse.safeParse(await response.json().catch(() => null));
+    const body = TrainerHealthResponse.safeParse(await response.json().catch(() => null));
     if (!response.ok || !body.success) {
-      throw new SystemError(
+      throw new TrainerUnavailableError(
         `${this.url}/health answered ${response.status} without a trainer's health report: check that the URL points to vf trainer serve`,
       );
     }
@@ -96,8 +102,8 @@ export class HttpTrainer implements Trainer {
     const request = route.request.safeParse(body);
     if (!request.success) {
       const issue = request.error.issues[0]!;
-      throw new UserError(
-        `invalid ${name} request at ${issue.path.join(".") || "(root)"}: ${issue.message}: fix this field`,
+      throw new TrainerRefusedError(
+        `invalid ${name} request at ${issuePath(issue)}: ${issue.message}: fix this field`,
       );
     }
     const response = await this.fetch(route.path, {
@@ -107,14 +113,16 @@ export class HttpTrainer implements Trainer {
     });
     const json: unknown = await response.json().catch(() => null);
     if (!response.ok) {
-      const error = ErrorResponse.safeParse(json);
+      const error = TrainerErrorResponse.safeParse(json);
       const message = error.success ? error.data.error.message : `HTTP ${response.status}`;
-      if (response.status >= 400 && response.status < 500) throw new UserError(message);
-      throw new SystemError(`the trainer at ${this.url} failed on ${route.path}: ${message}: check its log`);
+      if (response.status >= 400 && response.status < 500) throw new TrainerRefusedError(message);
+      throw new TrainerUnavailableError(
+        `the trainer at ${this.url} failed on ${route.path}: ${message}: check its log`,
+      );
     }
     const parsed = route.response.safeParse(json);
     if (!parsed.success) {
-      throw new SystemError(
+      throw new TrainerUnavailableError(
         `the trainer at ${this.url} answered ${route.path} with a body that is not a ${name} result: check that both sides run the same vf version`,
       );
     }
@@ -125,7 +133,7 @@ export class HttpTrainer implements Trainer {
     try {
       return await fetch(`${this.url}${path}`, init);
     } catch (error) {
-      throw new SystemError(
+      throw new TrainerUnavailableError(
         `cannot reach the trainer at ${this.url} (${(error as Error).message}): start it with vf trainer serve --port N, and check trainer.url`,
         { cause: error },
       );

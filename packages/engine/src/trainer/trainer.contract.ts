@@ -1,12 +1,15 @@
 /**
- * The contract every `Trainer` backend meets, run against each (trainer-contract.test.ts): the
- * engine in this process, and the engine behind the HTTP trainer server. Nothing is skipped.
+ * The contract every `Trainer` backend meets, beside the protocol it checks, run against each
+ * (trainer-contract.test.ts): the engine in this process, and the engine behind the HTTP trainer
+ * server (http/). Nothing is skipped. Not shipped: it imports vitest.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BatchItem, renderChat, type Trainer, tokenizer } from "@vf-rl/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderChat } from "../tokenizer/chat-template.ts";
+import { tokenizer } from "../tokenizer/tokenizer.ts";
+import type { BatchItem, Trainer } from "./protocol.ts";
 
 /** A backend under test: a trainer on a fresh model of `TINY_CONFIG` with seed 7, and how to stop it. */
 export interface TrainerFixture {

@@ -1,24 +1,24 @@
 /**
  * The trainer protocol over HTTP: one POST route per primitive, whose request and response bodies
- * are the protocol's own zod schemas (from @vf-rl/engine), so client and server validate the very same
+ * are the protocol's own zod schemas (protocol.ts), so client and server validate the very same
  * shapes the in-process trainer takes. Errors come back as `{ "error": { "type", "message" } }`
  * with 400 (the request was wrong: a bad batch, a missing checkpoint) or 500 (the trainer failed).
  *
  * Paths such as `dir` are paths on the trainer's machine: trainer and inference server must share
  * the folder the weights are written to (as prime-rl's filesystem weight broadcast does).
  */
+import { z } from "zod";
+import { ModelConfig } from "../../config.ts";
 import {
   AdamParams,
   Batch,
   ForwardBackwardResult,
   Loss,
-  ModelConfig,
   OptimStepResult,
   SampleRequest,
   SampleResult,
   SaveWeightsResult,
-} from "@vf-rl/engine";
-import { z } from "zod";
+} from "../protocol.ts";
 
 /** Body of /forward_backward and /forward. */
 export const ForwardBackwardRequest = z.object({ batch: Batch, loss: Loss }).strict();
@@ -33,12 +33,14 @@ export const OkResponse = z.object({ ok: z.literal(true) });
 export type OkResponse = z.infer<typeof OkResponse>;
 
 /** GET /health: the trainer is up, and the model it trains. */
-export const HealthResponse = z.object({ status: z.literal("ok"), config: ModelConfig.nullable() });
-export type HealthResponse = z.infer<typeof HealthResponse>;
+export const TrainerHealthResponse = z.object({ status: z.literal("ok"), config: ModelConfig.nullable() });
+export type TrainerHealthResponse = z.infer<typeof TrainerHealthResponse>;
 
 /** An error answer. */
-export const ErrorResponse = z.object({ error: z.object({ type: z.string(), message: z.string() }) });
-export type ErrorResponse = z.infer<typeof ErrorResponse>;
+export const TrainerErrorResponse = z.object({
+  error: z.object({ type: z.string(), message: z.string() }),
+});
+export type TrainerErrorResponse = z.infer<typeof TrainerErrorResponse>;
 
 /** Every POST route: its path, request body and response body. */
 export const TRAINER_ROUTES = {

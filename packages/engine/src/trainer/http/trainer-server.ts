@@ -6,9 +6,17 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { EngineError, type ModelConfig, type Trainer } from "@vf-rl/engine";
 import type { z } from "zod";
-import { type ErrorResponse, HealthResponse, TRAINER_ROUTES, type TrainerRoute } from "./trainer-wire.ts";
+import type { ModelConfig } from "../../config.ts";
+import { EngineError } from "../../errors.ts";
+import { issuePath } from "../../schema-issues.ts";
+import type { Trainer } from "../protocol.ts";
+import {
+  TRAINER_ROUTES,
+  type TrainerErrorResponse,
+  TrainerHealthResponse,
+  type TrainerRoute,
+} from "./trainer-wire.ts";
 
 /** Options of `startTrainerServer`. */
 export interface TrainerServerOptions {
@@ -82,7 +90,11 @@ export async function startTrainerServer(
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path === "/health" && req.method === "GET") {
-      return sendJson(res, 200, HealthResponse.parse({ status: "ok", config: options.config ?? null }));
+      return sendJson(
+        res,
+        200,
+        TrainerHealthResponse.parse({ status: "ok", config: options.config ?? null }),
+      );
     }
     const name = byPath.get(path);
     if (name === undefined) {
@@ -98,7 +110,7 @@ export async function startTrainerServer(
       const issue = parsed.error.issues[0]!;
       throw new HttpRefusal(
         400,
-        `invalid ${path} body at ${issue.path.join(".") || "(root)"}: ${issue.message}: send the trainer protocol's ${name} request`,
+        `invalid ${path} body at ${issuePath(issue)}: ${issue.message}: send the trainer protocol's ${name} request`,
       );
     }
     const result = await handlers[name](parsed.data as never);
@@ -110,7 +122,7 @@ export async function startTrainerServer(
       const status = error instanceof HttpRefusal ? error.status : error instanceof EngineError ? 400 : 500;
       const message = error instanceof Error ? error.message : String(error);
       if (status >= 500) log(`trainer ${req.url}: ${(error as Error)?.stack ?? message}`);
-      const body: ErrorResponse = {
+      const body: TrainerErrorResponse = {
         error: { type: error instanceof Error ? error.name : "Error", message },
       };
       if (res.headersSent) res.end();

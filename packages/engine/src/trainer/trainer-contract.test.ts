@@ -1,8 +1,13 @@
-import { type BatchItem, createLocalTrainer, renderChat, tokenizer } from "@vf-rl/engine";
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { HttpTrainer } from "./http-trainer.ts";
+import { TrainerRefusedError, TrainerUnavailableError } from "../errors.ts";
+import { renderChat } from "../tokenizer/chat-template.ts";
+import { tokenizer } from "../tokenizer/tokenizer.ts";
+import { HttpTrainer } from "./http/http-trainer.ts";
+import { startTrainerServer } from "./http/trainer-server.ts";
+import { createLocalTrainer } from "./local-trainer.ts";
+import type { BatchItem } from "./protocol.ts";
 import { describeTrainerContract, TINY_CONFIG } from "./trainer.contract.ts";
-import { startTrainerServer } from "./trainer-server.ts";
 
 describeTrainerContract("engine in process", async () => {
   const trainer = await createLocalTrainer({ config: TINY_CONFIG, seed: 7 });
@@ -49,5 +54,24 @@ describe("the HTTP trainer", () => {
       await engine.close();
       await local.close();
     }
+  });
+
+  it("tells a refused request from a server it cannot reach, by class", async () => {
+    const engine = await createLocalTrainer({ config: TINY_CONFIG, seed: 7 });
+    const server = await startTrainerServer(engine, { config: engine.config, log: () => {} });
+    try {
+      const remote = new HttpTrainer({ url: server.url });
+      await expect(remote.loadState("/nowhere/state")).rejects.toBeInstanceOf(TrainerRefusedError);
+    } finally {
+      await server.close();
+      await engine.close();
+    }
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const gone = new HttpTrainer({ url: `http://127.0.0.1:${port}` });
+    await expect(gone.health()).rejects.toBeInstanceOf(TrainerUnavailableError);
+    await expect(gone.optimStep({ learningRate: 1e-3 })).rejects.toThrow(/cannot reach the trainer/);
   });
 });
