@@ -1,6 +1,6 @@
 /** One normalised dataset row, as environments consume it. */
 import type { Messages } from "../messages/message.ts";
-import type { Info } from "../rollout/rollout-input.ts";
+import type { Info } from "../rollout/rollout-state.ts";
 
 export interface Example {
   /** The row's id; every rollout of this row carries it, and groups are keyed by it. */

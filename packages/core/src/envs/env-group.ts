@@ -8,8 +8,7 @@
  */
 import { Dataset } from "../datasets/index.ts";
 import { AuthoringError } from "../errors.ts";
-import type { RolloutInput } from "../rollout/rollout-input.ts";
-import type { RolloutState } from "../rollout/rollout-state.ts";
+import type { RolloutInput, RolloutState } from "../rollout/rollout-state.ts";
 import { Environment, type RolloutContext } from "./environment.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: members may have any state type

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
-import type { RolloutInput } from "../rollout/rollout-input.ts";
+import type { RolloutInput } from "../rollout/rollout-state.ts";
 import { type ScriptedServer, startScriptedServer } from "../testing/index.ts";
 import { SingleTurnEnv } from "./single-turn-env.ts";
 

@@ -14,11 +14,13 @@ import { z } from "zod";
 import { describeConfigIssues } from "../config/config-issues.ts";
 import { CancelledError, EnvSettingsError, OverlongPromptError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
-import { createState } from "../rollout/create-state.ts";
-import { errorData } from "../rollout/error-data.ts";
-import { recordError } from "../rollout/record-error.ts";
-import type { RolloutInput } from "../rollout/rollout-input.ts";
-import type { RolloutState } from "../rollout/rollout-state.ts";
+import {
+  createState,
+  errorData,
+  type RolloutInput,
+  type RolloutState,
+  recordError,
+} from "../rollout/rollout-state.ts";
 import { headersFromState } from "../rollout/state-value.ts";
 import { Environment, type EnvironmentOptions, type RolloutContext } from "./environment.ts";
 import { OrderedHooks } from "./ordered-hooks.ts";

@@ -12,8 +12,7 @@
 import type { z } from "zod";
 import { AuthoringError, ToolCallError, ToolParseError } from "../errors.ts";
 import type { AssistantMessage, Messages, ToolCall, ToolMessage } from "../messages/message.ts";
-import { recordError } from "../rollout/record-error.ts";
-import type { RolloutState } from "../rollout/rollout-state.ts";
+import { type RolloutState, recordError } from "../rollout/rollout-state.ts";
 import { issueLines } from "../schema-issues.ts";
 import { type Tool, type ToolDefinition, toolDefinition, toolResultContent } from "../tools/tool.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";

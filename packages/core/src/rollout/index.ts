@@ -1,2 +1,2 @@
 /** @vf-rl/core/rollout: a rollout's first state, for hosts and tests that run a rollout's steps themselves. */
-export { createState } from "./create-state.ts";
+export { createState } from "./rollout-state.ts";

@@ -1,13 +1,32 @@
 /**
- * The state of one rollout, created by the environment at the start of the rollout and passed
- * explicitly from call to call. Nothing per-rollout lives on an environment object, because
- * rollouts run concurrently. `data` holds the environment's own typed fields.
+ * One rollout's state and what makes and changes it: the input it starts from (a dataset row after
+ * normalisation: the prompt is always messages, `info` always an object, `example_id` always set),
+ * the state the environment creates at the start and passes explicitly from call to call, the error
+ * recorded when it fails, and its token usage. Nothing per-rollout lives on an environment object,
+ * because rollouts run concurrently. `data` holds the environment's own typed fields.
+ * The row saved to results.jsonl is made from a finished state in `to-record.ts`.
  */
+import { randomUUID } from "node:crypto";
 import type { ModelResponse, SamplingArgs } from "../client/model-client.ts";
+import { errorChain, isRetryable } from "../errors.ts";
 import type { AssistantMessage, Messages } from "../messages/message.ts";
 import type { ErrorData, ScoringError } from "../results/rollout-record.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
-import type { Info, RolloutInput } from "./rollout-input.ts";
+
+/** Free-form per-row data handed to rewards and environments. */
+export type Info = Record<string, unknown>;
+
+/** One row as a rollout starts from it: prompt, answer, info and ids. */
+export interface RolloutInput {
+  /** Row of the dataset; the same for every rollout of that row. */
+  exampleId: number;
+  /** Which of the r rollouts of this row, 0..r-1. */
+  rolloutIndex: number;
+  prompt: Messages;
+  answer: string;
+  info: Info;
+  task: string;
+}
 
 /** One model turn: the prompt it saw and what it answered. */
 export interface TurnRecord {
@@ -16,6 +35,7 @@ export interface TurnRecord {
   response: ModelResponse;
 }
 
+/** Where a rollout's time went, in milliseconds, phase by phase. */
 export interface PhaseTimes {
   /** Epoch milliseconds when the rollout started. */
   startMs: number;
@@ -82,4 +102,66 @@ export function usageOf(state: Pick<RolloutState<unknown>, "turns">): { input: n
     output += turn.response.usage.completionTokens;
   }
   return { input, output };
+}
+
+/** What `createState` needs besides the input. */
+export interface CreateStateOptions {
+  model: string;
+  sampling: SamplingArgs;
+  toolDefs: ToolDefinition[];
+  signal: AbortSignal;
+}
+
+/** The state a rollout starts from: the input's prompt, no turns yet, the call settings and timers. */
+export function createState<Data>(input: RolloutInput, options: CreateStateOptions): RolloutState<Data> {
+  return {
+    input,
+    prompt: input.prompt,
+    answer: input.answer,
+    info: input.info,
+    task: input.task,
+    exampleId: input.exampleId,
+    trajectoryId: randomUUID(),
+    model: options.model,
+    sampling: options.sampling,
+    toolDefs: options.toolDefs,
+    completion: [],
+    turns: [],
+    isCompleted: false,
+    isTruncated: false,
+    stopCondition: null,
+    error: null,
+    retryable: false,
+    finalEnvResponse: null,
+    timedOut: false,
+    promptTooLong: false,
+    reward: 0,
+    metrics: {},
+    scoringErrors: [],
+    advantage: null,
+    times: { startMs: Date.now(), setupMs: 0, generationMs: 0, modelMs: 0, envMs: 0, scoringMs: 0 },
+    judgeResponses: {},
+    data: {} as Data,
+    signal: options.signal,
+  };
+}
+
+/** Records the error that ends a rollout (the first one wins) and whether a retry may help. */
+export function recordError<Data>(state: RolloutState<Data>, error: unknown): void {
+  if (state.error !== null) return;
+  state.error = errorData(error);
+  state.retryable = isRetryable(error);
+}
+
+/** Turns any thrown value into the `ErrorData` recorded on a rollout. */
+export function errorData(error: unknown): ErrorData {
+  const chain = errorChain(error);
+  const name = error instanceof Error ? error.name : "Error";
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    error: name,
+    message,
+    error_chain_repr: chain.join(" <- "),
+    error_chain_str: chain.join("\n"),
+  };
 }

@@ -1,7 +1,7 @@
 /** Turns a finished, scored rollout state into the row saved in results.jsonl. */
 import { UserError } from "../errors.ts";
 import type { RolloutRecord, TrajectoryStep } from "../results/rollout-record.ts";
-import type { RolloutState } from "./rollout-state.ts";
+import { type RolloutState, usageOf } from "./rollout-state.ts";
 import { stateValue } from "./state-value.ts";
 
 export interface ToRecordOptions {
@@ -12,12 +12,7 @@ export interface ToRecordOptions {
 export function toRecord<Data>(state: RolloutState<Data>, options: ToRecordOptions = {}): RolloutRecord {
   const turns = state.turns;
   const last = turns[turns.length - 1];
-  let input = 0;
-  let output = 0;
-  for (const turn of turns) {
-    input += turn.response.usage.promptTokens;
-    output += turn.response.usage.completionTokens;
-  }
+  const usage = usageOf(state);
   const trajectory: TrajectoryStep[] = turns.map((turn) => ({
     finish_reason: turn.response.finishReason,
     is_truncated: turn.response.finishReason === "length",
@@ -53,8 +48,8 @@ export function toRecord<Data>(state: RolloutState<Data>, options: ToRecordOptio
       total_ms: t.setupMs + t.generationMs + t.scoringMs,
     },
     token_usage: {
-      input_tokens: input,
-      output_tokens: output,
+      input_tokens: usage.input,
+      output_tokens: usage.output,
       final_input_tokens: last?.response.usage.promptTokens ?? 0,
       final_output_tokens: last?.response.usage.completionTokens ?? 0,
     },

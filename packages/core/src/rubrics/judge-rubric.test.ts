@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
-import { createState } from "../rollout/create-state.ts";
-import type { RolloutState } from "../rollout/rollout-state.ts";
+import { createState, type RolloutState } from "../rollout/rollout-state.ts";
 import { lastUserText, type ScriptedServer, startScriptedServer } from "../testing/index.ts";
 import { DEFAULT_JUDGE_PROMPT, JudgeRubric } from "./judge-rubric.ts";
 

@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Messages } from "../messages/message.ts";
 import { MaybeThinkParser } from "../parsers/maybe-think-parser.ts";
 import { XMLParser } from "../parsers/xml-parser.ts";
-import { createState } from "../rollout/create-state.ts";
-import type { RolloutState } from "../rollout/rollout-state.ts";
+import { createState, type RolloutState } from "../rollout/rollout-state.ts";
 import { lenientCorrectAnswer, MathRubric } from "./math-rubric.ts";
 
 function finished(answer: string, ...replies: string[]): RolloutState {

@@ -4,8 +4,7 @@
  */
 import type { Messages } from "../messages/message.ts";
 import type { Parser } from "../parsers/parser.ts";
-import type { Info } from "../rollout/rollout-input.ts";
-import type { RolloutState } from "../rollout/rollout-state.ts";
+import type { Info, RolloutState } from "../rollout/rollout-state.ts";
 
 /** What every reward function gets: prompt, completion, answer, info, state and parser of one rollout. */
 export interface RewardContext<Data = Record<string, unknown>> {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AuthoringError, GroupScoringRequiredError, UserError } from "../errors.ts";
 import { lastAssistantText, type Messages } from "../messages/message.ts";
-import { createState } from "../rollout/create-state.ts";
-import type { RolloutState } from "../rollout/rollout-state.ts";
+import { createState, type RolloutState } from "../rollout/rollout-state.ts";
 import { Rubric } from "./rubric.ts";
 import { RubricGroup } from "./rubric-group.ts";
 
