@@ -85,8 +85,6 @@ export interface RolloutState<Data = Record<string, unknown>> {
   scoringErrors: ScoringError[];
   advantage: number | null;
   times: PhaseTimes;
-  /** Judge answers cached per judge prompt, so scoring twice asks once. */
-  judgeResponses: Record<string, string>;
   /** The environment's own per-rollout fields, set up by `setupState`. */
   data: Data;
   /** Aborted on cancellation or timeout; pass it to anything long-running. */
@@ -140,7 +138,6 @@ export function createState<Data>(input: RolloutInput, options: CreateStateOptio
     scoringErrors: [],
     advantage: null,
     times: { startMs: Date.now(), setupMs: 0, generationMs: 0, modelMs: 0, envMs: 0, scoringMs: 0 },
-    judgeResponses: {},
     data: {} as Data,
     signal: options.signal,
   };

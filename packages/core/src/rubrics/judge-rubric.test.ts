@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 describe("JudgeRubric", () => {
-  it("asks the judge once per rollout, caches the answer on the rollout, and scores from it", async () => {
+  it("asks the judge once per rollout, caches the answer per rollout, and scores from it", async () => {
     judge = await startScriptedServer({
       reply: (request) => (/Answer to grade:\nMars/.test(lastUserText(request.messages)) ? "yes" : "no"),
     });
@@ -45,7 +45,7 @@ describe("JudgeRubric", () => {
     expect(judge.requests).toHaveLength(2);
     expect(judge.requests[0]).toMatchObject({ model: "judge", temperature: 0 });
     expect(lastUserText(judge.requests[0]!.messages)).toContain("Which planet is known as the red planet?");
-    expect(Object.values(right.judgeResponses)).toEqual(["yes"]);
+    expect(Object.values(rubric.judgeResponses(right))).toEqual(["yes"]);
     expect(DEFAULT_JUDGE_PROMPT).toContain("{response}");
   });
 

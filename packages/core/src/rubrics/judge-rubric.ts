@@ -1,7 +1,7 @@
 /**
  * A rubric with an LLM judge: `judge(ctx)` asks a model, through any OpenAI-compatible endpoint,
- * whether the response matches the reference answer, and caches the judge's answer on the rollout
- * so several reward functions can read it for one call.
+ * whether the response matches the reference answer, and caches the judge's answer per rollout (in
+ * the rubric, keyed by the rollout's state) so several reward functions can read it for one call.
  *
  * @example
  * const rubric = new JudgeRubric({ client, model: "gpt-4.1-nano" });
@@ -11,6 +11,7 @@
  */
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
 import { contentText } from "../messages/message.ts";
+import type { RolloutState } from "../rollout/rollout-state.ts";
 import type { RewardContext } from "./reward-context.ts";
 import { Rubric, type RubricOptions } from "./rubric.ts";
 
@@ -44,6 +45,8 @@ export class JudgeRubric<Data = Record<string, unknown>> extends Rubric<Data> {
   readonly model: string;
   readonly prompt: string;
   readonly sampling: SamplingArgs;
+  /** The judge's answers per rollout, by judge prompt; a rollout's entry goes when its state does. */
+  private readonly answers = new WeakMap<RolloutState<Data>, Record<string, string>>();
 
   constructor(options: JudgeRubricOptions<Data>) {
     super(options);
@@ -65,7 +68,12 @@ export class JudgeRubric<Data = Record<string, unknown>> extends Rubric<Data> {
       .replaceAll("{question}", question)
       .replaceAll("{answer}", ctx.answer)
       .replaceAll("{response}", response);
-    const cached = ctx.state.judgeResponses[prompt];
+    let answers = this.answers.get(ctx.state);
+    if (answers === undefined) {
+      answers = {};
+      this.answers.set(ctx.state, answers);
+    }
+    const cached = answers[prompt];
     if (cached !== undefined) return cached;
     // Not tied to the rollout's signal: a rollout that timed out is still scored.
     const reply = await this.client.chat({
@@ -74,7 +82,12 @@ export class JudgeRubric<Data = Record<string, unknown>> extends Rubric<Data> {
       sampling: this.sampling,
     });
     const text = contentText(reply.message.content);
-    ctx.state.judgeResponses[prompt] = text;
+    answers[prompt] = text;
     return text;
+  }
+
+  /** The judge's answers cached for this rollout, by judge prompt; empty before `judge` ran on it. */
+  judgeResponses(state: RolloutState<Data>): Readonly<Record<string, string>> {
+    return this.answers.get(state) ?? {};
   }
 }
