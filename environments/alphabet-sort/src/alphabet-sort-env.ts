@@ -7,6 +7,7 @@ import {
   type Messages,
   MultiTurnEnv,
   type MultiTurnEnvOptions,
+  type RolloutInput,
   type RolloutState,
 } from "@vf-rl/core";
 import { type TurnNames, turnNamesOf, userPrompt } from "./sort-task.ts";
@@ -23,8 +24,8 @@ export class AlphabetSortEnv extends MultiTurnEnv<SortData> {
     this.addStopCondition("all_turns_answered", (state) => state.turns.length >= state.data.turns.length);
   }
 
-  protected override setupState(state: RolloutState<SortData>): void {
-    state.data = { turns: turnNamesOf(state.info) };
+  protected override initialData(input: RolloutInput): SortData {
+    return { turns: turnNamesOf(input.info) };
   }
 
   protected envResponse(_messages: Messages, state: RolloutState<SortData>): EnvResponse {

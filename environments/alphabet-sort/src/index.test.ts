@@ -71,6 +71,7 @@ describe("alphabet-sort rows", () => {
           sampling: {},
           toolDefs: [],
           signal: new AbortController().signal,
+          data: { turns: turnNamesOf(input.info) },
         });
         state.completion = env.referenceCompletion(input);
         const [score] = await env.rubric.compute([state]);

@@ -10,6 +10,7 @@ async function score(env: Environment, input: RolloutInput, completion: Messages
     sampling: {},
     toolDefs: [],
     signal: new AbortController().signal,
+    data: {},
   });
   state.completion = completion;
   const [result] = await env.rubric.compute([state]);

@@ -1,12 +1,13 @@
 /**
  * A tool environment whose `python` tool runs code in a per-rollout sandbox. Each rollout gets its
- * own folder (made in `setupState`, passed to the tool as the hidden `sandbox_dir`) and its own
+ * own folder (made in `initialData`, passed to the tool as the hidden `sandbox_dir`) and its own
  * sandbox process; a cleanup kills the process and removes the folder when the rollout ends,
  * errors, times out or is cancelled. A sandbox that cannot confine code ends the rollout with a
  * `SandboxError` (recorded, and retryable as an infrastructure error); it never runs code unconfined.
  */
 import {
   type Messages,
+  type RolloutInput,
   type RolloutState,
   SandboxError,
   StatefulToolEnv,
@@ -39,12 +40,12 @@ export class PythonEnv extends StatefulToolEnv<PythonData> {
       const { folder, sandbox: started } = state.data;
       const running = await started?.catch(() => undefined);
       await running?.close();
-      if (folder) await removeSandboxFolder(folder);
+      await removeSandboxFolder(folder);
     });
   }
 
-  protected override setupState(state: RolloutState<PythonData>): void {
-    state.data.folder = createSandboxFolder(this.sandbox);
+  protected override initialData(_input: RolloutInput): PythonData {
+    return { folder: createSandboxFolder(this.sandbox) };
   }
 
   protected updateToolArgs(
@@ -53,6 +54,6 @@ export class PythonEnv extends StatefulToolEnv<PythonData> {
     _messages: Messages,
     state: RolloutState<PythonData>,
   ): Record<string, unknown> {
-    return { ...args, sandbox_dir: state.data.folder?.path };
+    return { ...args, sandbox_dir: state.data.folder.path };
   }
 }

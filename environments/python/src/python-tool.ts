@@ -14,8 +14,8 @@ import type { SandboxOptions } from "./sandbox/sandbox-options.ts";
 
 /** The per-rollout state of the python environment. */
 export interface PythonData {
-  /** The rollout's folder, made in `setupState`. */
-  folder?: SandboxFolder;
+  /** The rollout's folder, made in `initialData`. */
+  folder: SandboxFolder;
   /** The running sandbox, once the first call has started it. */
   sandbox?: Promise<PythonSandbox>;
   /** Set by the cleanup: no sandbox may start after it. */
@@ -54,7 +54,7 @@ export function pythonTool(options: SandboxOptions) {
       ctx: { state: RolloutState<PythonData>; signal: AbortSignal },
     ) => {
       const folder = ctx.state.data.folder;
-      if (folder?.path !== sandbox_dir) {
+      if (folder.path !== sandbox_dir) {
         throw new TypeError(
           `the sandbox folder ${sandbox_dir} is not this rollout's: a bug in updateToolArgs`,
         );

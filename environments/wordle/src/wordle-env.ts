@@ -9,6 +9,7 @@ import {
   lastAssistantText,
   type Messages,
   MultiTurnEnv,
+  type RolloutInput,
   type RolloutState,
 } from "@vf-rl/core";
 import { judgeMove, newGame, playMove } from "./wordle-game.ts";
@@ -34,12 +35,12 @@ export class WordleEnv extends MultiTurnEnv<WordleData> {
     this.allowed = allowed;
   }
 
-  protected override setupState(state: RolloutState<WordleData>): void {
-    state.data.game = newGame(state.answer, this.maxGuesses);
+  protected override initialData(input: RolloutInput): WordleData {
+    return { game: newGame(input.answer, this.maxGuesses) };
   }
 
   protected envResponse(messages: Messages, state: RolloutState<WordleData>): EnvResponse {
-    const game = state.data.game ?? newGame(state.answer, this.maxGuesses);
+    const game = state.data.game;
     const outcome = playMove(game, judgeMove(game, lastAssistantText(messages), this.allowed));
     state.data.game = outcome.game;
     const reply = [{ role: "user" as const, content: outcome.reply }];

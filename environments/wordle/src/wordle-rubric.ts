@@ -9,14 +9,15 @@ import { guessParser, type WordleGame } from "./wordle-game.ts";
 
 /** The per-rollout state of a Wordle environment. */
 export interface WordleData {
-  game?: WordleGame;
+  /** The game as it stands: made when the rollout begins, replaced after every move. */
+  game: WordleGame;
 }
 
 type Ctx = RewardContext<WordleData>;
 
 /** 1 when the model guessed the word, else 0. */
 export function correctAnswer({ state }: Ctx): number {
-  return state.data.game?.status === "won" ? 1 : 0;
+  return state.data.game.status === "won" ? 1 : 0;
 }
 
 /**
@@ -25,7 +26,7 @@ export function correctAnswer({ state }: Ctx): number {
  */
 export function partialAnswer({ state }: Ctx): number {
   const game = state.data.game;
-  if (!game || game.status === "won") return 0;
+  if (game.status === "won") return 0;
   const last = game.guesses[game.guesses.length - 1];
   if (!last) return 0;
   const count = (mark: string) => [...last.pattern].filter((m) => m === mark).length;
@@ -38,7 +39,7 @@ export function partialAnswer({ state }: Ctx): number {
  */
 export function lengthBonus({ state }: Ctx): number {
   const game = state.data.game;
-  if (game?.status !== "won") return 0;
+  if (game.status !== "won") return 0;
   return 1 / (game.guesses.length + game.invalidMoves);
 }
 

@@ -140,7 +140,13 @@ export abstract class Environment<Data = Record<string, unknown>> {
     } else {
       await this.rubric.scoreGroup(states);
     }
-    for (const state of states) state.metrics = { ...state.metrics, ...this.monitorMetrics(state) };
+    for (const state of states) {
+      // A rollout that never began has no data for the environment's own code to read (see `begun`).
+      const own = state.begun
+        ? this.monitorMetrics(state)
+        : Object.fromEntries(this.metricNames().map((name) => [name, 0]));
+      state.metrics = { ...state.metrics, ...own };
+    }
   }
 
   /** The rows of a split as rollout inputs, each repeated `rolloutsPerExample` times. */
@@ -206,7 +212,10 @@ export abstract class Environment<Data = Record<string, unknown>> {
     }
   }
 
-  /** Registers a per-rollout cleanup; it runs after every rollout, on error, timeout and cancellation too. */
+  /**
+   * Registers a per-rollout cleanup; it runs after every rollout that began (its data made), on
+   * error, timeout and cancellation too.
+   */
   addCleanup(name: string, fn: CleanupFn<Data>, priority = 0): void {
     this.cleanups.add(name, fn, priority);
   }

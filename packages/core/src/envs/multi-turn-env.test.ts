@@ -4,6 +4,7 @@ import { Dataset } from "../datasets/index.ts";
 import { CancelledError } from "../errors.ts";
 import { lastAssistantText, type Messages } from "../messages/message.ts";
 import type { RolloutInput, RolloutState } from "../rollout/rollout-state.ts";
+import { Rubric } from "../rubrics/rubric.ts";
 import { type ScriptedServer, startScriptedServer } from "../testing/index.ts";
 import { sequence } from "../testing/scripted-reply.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
@@ -31,9 +32,9 @@ class Counter extends MultiTurnEnv<{ replies: number }> {
     });
   }
   private readonly setupDelay: number;
-  protected override async setupState(state: RolloutState<{ replies: number }>) {
+  protected override async initialData() {
     if (this.setupDelay > 0) await new Promise((r) => setTimeout(r, this.setupDelay));
-    state.data = { replies: 0 };
+    return { replies: 0 };
   }
   protected envResponse(messages: Messages, state: RolloutState<{ replies: number }>): EnvResponse {
     state.data.replies++;
@@ -138,6 +139,27 @@ describe("MultiTurnEnv", () => {
     expect(state.stopCondition).toBe("timeout_reached");
     expect(state.completion).toEqual([]);
     expect(state.turns).toEqual([]);
+  });
+
+  it("ends a rollout whose initialData throws before any turn, and neither cleans it up nor scores it", async () => {
+    const client = await clientFor({ reply: sequence(["one"]) });
+    let scored = 0;
+    class NoGame extends Counter {
+      protected override async initialData(): Promise<{ replies: number }> {
+        throw new Error("no game for this row");
+      }
+    }
+    const rubric = new Rubric<{ replies: number }>().addReward(() => ++scored, { name: "scored" });
+    const env = new NoGame({ rubric });
+    const state = await env.rollout(input, { client, model: "scripted" });
+    expect(state.stopCondition).toBe("has_error");
+    expect(state.error).toMatchObject({ error: "Error", message: "no game for this row" });
+    expect(state.begun).toBe(false);
+    expect(server!.requests).toHaveLength(0);
+    expect(env.cleanedUp).toBe(0);
+    await env.score([state], { independent: false });
+    expect(scored).toBe(0);
+    expect(state.metrics).toEqual({ scored: 0, num_turns: 0 });
   });
 
   it("records a model error on the rollout, marks it retryable, and stops with has_error", async () => {

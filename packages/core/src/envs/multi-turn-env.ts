@@ -99,8 +99,21 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     state: RolloutState<Data>,
   ): EnvResponse | Promise<EnvResponse>;
 
-  /** Prepares the per-rollout state (`state.data`) before the first model turn. */
-  protected setupState(_state: RolloutState<Data>): void | Promise<void> {}
+  /**
+   * Makes the environment's own fields of one rollout (`state.data`) before its first model turn.
+   * When it throws, or has not finished when the rollout times out or is cancelled, the rollout
+   * ends there (`has_error` or `timeout_reached`) without data, and is neither cleaned up nor
+   * scored. Default: an empty object, for environments that keep no fields of their own; an
+   * environment whose `Data` has fields overrides it.
+   *
+   * @example
+   * protected override initialData(input: RolloutInput): WordleData {
+   *   return { game: newGame(input.answer, this.maxGuesses) };
+   * }
+   */
+  protected initialData(_input: RolloutInput): Data | Promise<Data> {
+    return {} as Data;
+  }
 
   /**
    * Adds a stop condition, checked before every model turn by priority (higher first), then name.
@@ -147,8 +160,9 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
       signal: abort.signal,
     });
     const aborted = new Promise<void>((resolve) => abort.signal.addEventListener("abort", () => resolve()));
+    const rollout = { ended: false };
     try {
-      await Promise.race([this.run(state, ctx), aborted]);
+      await Promise.race([this.run(state, ctx, rollout), aborted]);
       if (abort.signal.aborted) {
         if (!(abort.signal.reason instanceof TimeoutReason)) throw cancellation(abort.signal.reason);
         state.timedOut = true;
@@ -158,20 +172,39 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     } finally {
       clearTimeout(timer);
       ctx.signal?.removeEventListener("abort", onCancel);
-      await this.runCleanups(state);
+      rollout.ended = true;
+      if (state.begun) await this.runCleanups(state);
     }
     return state;
   }
 
-  private async run(state: RolloutState<Data>, ctx: RolloutContext): Promise<void> {
+  private async run(
+    state: RolloutState<Data>,
+    ctx: RolloutContext,
+    rollout: { ended: boolean },
+  ): Promise<void> {
     const signal = state.signal;
     const setupStart = performance.now();
     try {
-      await this.setupState(state);
+      const data = await this.initialData(state.input);
+      // Data made before the rollout ended is kept even when it was aborted, so the cleanups give
+      // back what it holds; data made later comes too late: the rollout ended without it.
+      if (!rollout.ended) {
+        state.data = data;
+        state.begun = true;
+      }
     } catch (error) {
       if (!signal.aborted) recordError(state, error);
     }
     state.times.setupMs = performance.now() - setupStart;
+    if (!state.begun) {
+      // Stop conditions are the environment's code, which only meets states that have their data.
+      if (state.error !== null) {
+        state.isCompleted = true;
+        state.stopCondition = "has_error";
+      }
+      return;
+    }
     const generationStart = performance.now();
     try {
       while (!signal.aborted && !(await this.isCompleted(state))) {

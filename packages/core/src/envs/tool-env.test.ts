@@ -186,13 +186,9 @@ describe("StatefulToolEnv", () => {
         dataset,
         tools: [{ tool: readFolder as AnyTool<{ folder: string }>, hiddenArgs: ["folder"] }],
       });
-      this.setup = (state) => {
-        state.data = { folder: `/tmp/rollout-${state.exampleId}` };
-      };
     }
-    private readonly setup: (state: RolloutState<{ folder: string }>) => void;
-    protected override setupState(state: RolloutState<{ folder: string }>) {
-      this.setup(state);
+    protected override initialData(input: RolloutInput) {
+      return { folder: `/tmp/rollout-${input.exampleId}` };
     }
     protected updateToolArgs(
       _name: string,

@@ -85,7 +85,14 @@ export interface RolloutState<Data = Record<string, unknown>> {
   scoringErrors: ScoringError[];
   advantage: number | null;
   times: PhaseTimes;
-  /** The environment's own per-rollout fields, set up by `setupState`. */
+  /**
+   * Whether the rollout began: the environment made its `data` (MultiTurnEnv's `initialData`). False
+   * only for a rollout that ended before that (its initialData failed or did not finish in time, or
+   * its run stopped before it started); such a rollout has no `data`, and is neither cleaned up nor
+   * scored, so an environment's own code only ever meets states that have their data.
+   */
+  begun: boolean;
+  /** The environment's own per-rollout fields, made by `initialData` before the first model turn. */
   data: Data;
   /** Aborted on cancellation or timeout; pass it to anything long-running. */
   readonly signal: AbortSignal;
@@ -103,15 +110,23 @@ export function usageOf(state: Pick<RolloutState<unknown>, "turns">): { input: n
 }
 
 /** What `createState` needs besides the input. */
-export interface CreateStateOptions {
+export interface CreateStateOptions<Data> {
   model: string;
   sampling: SamplingArgs;
   toolDefs: ToolDefinition[];
   signal: AbortSignal;
+  /** The environment's data for the rollout; absent: a rollout that has not begun (see `begun`). */
+  data?: Data;
 }
 
-/** The state a rollout starts from: the input's prompt, no turns yet, the call settings and timers. */
-export function createState<Data>(input: RolloutInput, options: CreateStateOptions): RolloutState<Data> {
+/**
+ * The state a rollout starts from: the input's prompt, no turns yet, the call settings and timers;
+ * begun when `options.data` is given.
+ */
+export function createState<Data>(
+  input: RolloutInput,
+  options: CreateStateOptions<Data>,
+): RolloutState<Data> {
   return {
     input,
     prompt: input.prompt,
@@ -138,7 +153,9 @@ export function createState<Data>(input: RolloutInput, options: CreateStateOptio
     scoringErrors: [],
     advantage: null,
     times: { startMs: Date.now(), setupMs: 0, generationMs: 0, modelMs: 0, envMs: 0, scoringMs: 0 },
-    data: {} as Data,
+    begun: "data" in options,
+    // Without data the rollout has not begun, and nothing that reads `data` is given it (see `begun`).
+    data: options.data as Data,
     signal: options.signal,
   };
 }

@@ -14,7 +14,7 @@ function rollout(answer: string, reply: string): RolloutState {
       info: {},
       task: "default",
     },
-    { model: "m", sampling: {}, toolDefs: [], signal: new AbortController().signal },
+    { model: "m", sampling: {}, toolDefs: [], signal: new AbortController().signal, data: {} },
   );
   state.completion = [{ role: "assistant", content: reply }];
   return state;

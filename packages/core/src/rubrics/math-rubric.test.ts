@@ -16,7 +16,7 @@ function finished(answer: string, ...replies: string[]): RolloutState {
       info: {},
       task: "math",
     },
-    { model: "m", sampling: {}, toolDefs: [], signal: new AbortController().signal },
+    { model: "m", sampling: {}, toolDefs: [], signal: new AbortController().signal, data: {} },
   );
   state.completion = replies.map((content) => ({ role: "assistant", content })) satisfies Messages;
   return state;

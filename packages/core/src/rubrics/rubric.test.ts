@@ -15,7 +15,7 @@ function finished(answer: string, reply: string, exampleId = 0): RolloutState {
       info: {},
       task: "default",
     },
-    { model: "m", sampling: {}, toolDefs: [], signal: new AbortController().signal },
+    { model: "m", sampling: {}, toolDefs: [], signal: new AbortController().signal, data: {} },
   );
   state.completion = [{ role: "assistant", content: reply }] satisfies Messages;
   return state;

@@ -25,27 +25,39 @@ export abstract class Scorer<Data = Record<string, unknown>> {
 
   /**
    * Scores the rollouts of one example together: sets reward, metrics, scoring errors and the
-   * advantage (reward minus the group mean) on each state.
+   * advantage (reward minus the group mean) on each state. A rollout that never began (see
+   * `RolloutState.begun`) is not given to the functions: it scores 0 in every reward and metric.
    */
   async scoreGroup(states: RolloutState<Data>[]): Promise<void> {
+    const begun = states.filter((state) => state.begun);
     const started = performance.now();
-    const scores = await this.compute(states);
+    const scores = begun.length > 0 ? await this.compute(begun) : [];
     const elapsed = performance.now() - started;
     scores.forEach((score, i) => {
-      applyScore(states[i]!, score, elapsed);
+      applyScore(begun[i]!, score, elapsed);
     });
+    for (const state of states) if (!state.begun) applyScore(state, this.zeros(), 0);
     const mean = states.reduce((sum, s) => sum + s.reward, 0) / Math.max(1, states.length);
     for (const state of states) state.advantage = state.reward - mean;
   }
 
-  /** Scores one rollout on its own (independent scoring). Fails when a group function is present. */
+  /**
+   * Scores one rollout on its own (independent scoring). Fails when a group function is present.
+   * A rollout that never began scores 0 in every reward and metric, as in `scoreGroup`.
+   */
   async scoreRollout(state: RolloutState<Data>): Promise<void> {
     if (this.requiresGroup()) {
       throw new GroupScoringRequiredError();
     }
+    if (!state.begun) return applyScore(state, this.zeros(), 0);
     const started = performance.now();
     const [score] = await this.compute([state]);
     applyScore(state, score!, performance.now() - started);
+  }
+
+  /** The score of a rollout that never began: 0 everywhere, nothing run. */
+  private zeros(): Score {
+    return { reward: 0, metrics: Object.fromEntries(this.names().map((name) => [name, 0])), errors: [] };
   }
 }
 
