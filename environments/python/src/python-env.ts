@@ -1,36 +1,29 @@
 /**
  * A tool environment whose `python` tool runs code in a per-rollout sandbox. Each rollout gets its
- * own folder (made in `initialData`, passed to the tool as the hidden `sandbox_dir`) and its own
+ * own folder (made in `initialData`, read by the tool from the rollout's state) and its own
  * sandbox process; a cleanup kills the process and removes the folder when the rollout ends,
  * errors, times out or is cancelled. A sandbox that cannot confine code ends the rollout with a
  * `SandboxError` (recorded, and retryable as an infrastructure error); it never runs code unconfined.
  */
-import {
-  type Messages,
-  type RolloutInput,
-  type RolloutState,
-  SandboxError,
-  StatefulToolEnv,
-  type StatefulToolEnvOptions,
-} from "@vf-rl/core";
+import { type RolloutInput, SandboxError, ToolEnv, type ToolEnvOptions } from "@vf-rl/core";
 import { type PythonData, pythonTool } from "./python-tool.ts";
 import { createSandboxFolder, removeSandboxFolder } from "./sandbox/sandbox-folder.ts";
 import type { SandboxOptions } from "./sandbox/sandbox-options.ts";
 
-export interface PythonEnvOptions extends Omit<StatefulToolEnvOptions<PythonData>, "tools"> {
+export interface PythonEnvOptions extends Omit<ToolEnvOptions<PythonData>, "tools"> {
   /** Limits and programs of the sandboxes. */
   sandbox: SandboxOptions;
 }
 
 /** Problems solved with a sandboxed Python tool. */
-export class PythonEnv extends StatefulToolEnv<PythonData> {
+export class PythonEnv extends ToolEnv<PythonData> {
   readonly sandbox: SandboxOptions;
 
   constructor(options: PythonEnvOptions) {
     const { sandbox, ...rest } = options;
     super({
       ...rest,
-      tools: [{ tool: pythonTool(sandbox), hiddenArgs: ["sandbox_dir"] }],
+      tools: [pythonTool(sandbox)],
       stopErrors: [...(rest.stopErrors ?? []), SandboxError],
     });
     this.sandbox = sandbox;
@@ -46,14 +39,5 @@ export class PythonEnv extends StatefulToolEnv<PythonData> {
 
   protected override initialData(_input: RolloutInput): PythonData {
     return { folder: createSandboxFolder(this.sandbox) };
-  }
-
-  protected updateToolArgs(
-    _name: string,
-    args: Record<string, unknown>,
-    _messages: Messages,
-    state: RolloutState<PythonData>,
-  ): Record<string, unknown> {
-    return { ...args, sandbox_dir: state.data.folder.path };
   }
 }

@@ -1,11 +1,10 @@
 /**
  * The `python(code)` tool: runs code in the rollout's sandbox, started on the first call (and again
- * after a call killed it). Its hidden argument `sandbox_dir` is the rollout's folder, filled in by
- * the environment; the model sees only `code`. A failure of the code (an exception, a limit hit, a
+ * after a call killed it) in the rollout's folder, which it reads from the rollout's state. A failure of the code (an exception, a limit hit, a
  * timeout) is thrown as a `PythonCodeError`, which the model reads as a tool error and can recover
  * from; a sandbox that cannot start at all throws a `SandboxError`, which ends the rollout.
  */
-import { type RolloutState, ToolError, tool } from "@vf-rl/core";
+import { type ToolCallContext, ToolError, tool } from "@vf-rl/core";
 import { z } from "zod";
 import { PythonSandbox } from "./sandbox/python-sandbox.ts";
 import type { RunResult } from "./sandbox/run-result.ts";
@@ -37,10 +36,9 @@ export class PythonCodeError extends ToolError {
   }
 }
 
-/** The tool's arguments; `sandbox_dir` is hidden from the model. */
+/** The tool's arguments. */
 export const PythonToolArgs = z.object({
   code: z.string().describe("Python 3 code to run; the value of a final expression is printed"),
-  sandbox_dir: z.string().describe("the rollout's sandbox folder (filled in by the environment)"),
 });
 
 /** The python tool for sandboxes with these options. */
@@ -49,16 +47,8 @@ export function pythonTool(options: SandboxOptions) {
     name: "python",
     description: `Run Python 3 code in a sandbox and see what it prints (the value of a last expression is printed too). Variables, imports and files in /sandbox persist between calls. Only the standard library; no network; files only under /sandbox; each call may take ${options.timeoutSeconds} s.`,
     parameters: PythonToolArgs,
-    run: async (
-      { code, sandbox_dir }: z.infer<typeof PythonToolArgs>,
-      ctx: { state: RolloutState<PythonData>; signal: AbortSignal },
-    ) => {
+    run: async ({ code }: z.infer<typeof PythonToolArgs>, ctx: ToolCallContext<PythonData>) => {
       const folder = ctx.state.data.folder;
-      if (folder.path !== sandbox_dir) {
-        throw new TypeError(
-          `the sandbox folder ${sandbox_dir} is not this rollout's: a bug in updateToolArgs`,
-        );
-      }
       let sandbox = await ctx.state.data.sandbox;
       if (!sandbox?.alive) {
         if (ctx.state.data.closed || ctx.signal.aborted) {

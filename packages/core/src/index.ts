@@ -29,7 +29,6 @@ export {
   type StopCheck,
 } from "./envs/multi-turn-env.ts";
 export { SingleTurnEnv, type SingleTurnEnvOptions } from "./envs/single-turn-env.ts";
-export { type StatefulTool, StatefulToolEnv, type StatefulToolEnvOptions } from "./envs/stateful-tool-env.ts";
 export { type ToolCallContext, ToolEnv, type ToolEnvOptions } from "./envs/tool-env.ts";
 export {
   AuthoringError,

@@ -3,13 +3,12 @@ import { z } from "zod";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
 import { AuthoringError, SandboxError, ToolCallError, ToolParseError, UserError } from "../errors.ts";
-import type { Messages, ToolMessage } from "../messages/message.ts";
+import type { ToolMessage } from "../messages/message.ts";
 import type { RolloutInput, RolloutState } from "../rollout/rollout-state.ts";
 import { type ScriptedServer, startScriptedServer } from "../testing/index.ts";
 import { sequence } from "../testing/scripted-reply.ts";
 import { tool } from "../tools/tool.ts";
-import { StatefulToolEnv } from "./stateful-tool-env.ts";
-import { type AnyTool, ToolEnv } from "./tool-env.ts";
+import { type AnyTool, type ToolCallContext, ToolEnv } from "./tool-env.ts";
 
 const dataset = Dataset.fromRows([{ question: "What is 6*7?", answer: "42" }]);
 const input = (exampleId = 0): RolloutInput => ({
@@ -160,7 +159,6 @@ describe("ToolEnv", () => {
     const mistakes = [
       () => tool({ ...multiply, name: "multiply two" }),
       () => new ToolEnv({ dataset, tools: [multiply as AnyTool, multiply as AnyTool] }),
-      () => new ToolEnv({ dataset, tools: [] }).addTool(multiply as AnyTool, ["c"]),
     ];
     for (const mistake of mistakes) {
       expect(mistake).toThrow(AuthoringError);
@@ -168,39 +166,27 @@ describe("ToolEnv", () => {
     }
     expect(mistakes[0]).toThrow(/rename the tool/);
     expect(mistakes[1]).toThrow(/give each tool its own name/);
-    expect(mistakes[2]).toThrow(/add it to the tool's parameters or drop it from hiddenArgs/);
   });
 });
 
-describe("StatefulToolEnv", () => {
+describe("a tool and its rollout's state", () => {
   const readFolder = tool({
     name: "read_folder",
     description: "Read the rollout's folder.",
-    parameters: z.object({ file: z.string(), folder: z.string() }),
-    run: ({ file, folder }) => `${folder}/${file}`,
+    parameters: z.object({ file: z.string() }),
+    run: ({ file }, ctx: ToolCallContext<{ folder: string }>) => `${ctx.state.data.folder}/${file}`,
   });
 
-  class Folders extends StatefulToolEnv<{ folder: string }> {
+  class Folders extends ToolEnv<{ folder: string }> {
     constructor() {
-      super({
-        dataset,
-        tools: [{ tool: readFolder as AnyTool<{ folder: string }>, hiddenArgs: ["folder"] }],
-      });
+      super({ dataset, tools: [readFolder] });
     }
     protected override initialData(input: RolloutInput) {
       return { folder: `/tmp/rollout-${input.exampleId}` };
     }
-    protected updateToolArgs(
-      _name: string,
-      args: Record<string, unknown>,
-      _messages: Messages,
-      state: RolloutState<{ folder: string }>,
-    ) {
-      return { ...args, folder: state.data.folder };
-    }
   }
 
-  it("hides injected arguments from the schema and fills them per rollout", async () => {
+  it("gives each call its own rollout's data, which the model neither sees nor sets", async () => {
     server = await startScriptedServer({
       reply: (request) =>
         request.messages.at(-1)?.role === "tool"
@@ -224,6 +210,5 @@ describe("StatefulToolEnv", () => {
     expect(parameters.required).toEqual(["file"]);
     expect(toolMessages(first!)[0]!.content).toBe("/tmp/rollout-1/a.txt");
     expect(toolMessages(second!)[0]!.content).toBe("/tmp/rollout-2/a.txt");
-    expect(readFolder.parameters.shape).toHaveProperty("folder");
   });
 });

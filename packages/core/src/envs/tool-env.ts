@@ -5,6 +5,8 @@
  * model can recover, unless its class is listed in `stopErrors`: then the error is recorded and
  * the rollout stops (`has_error`), its completion kept. An error a tool raised is matched by its own
  * class too, and then recorded as itself rather than as the `ToolCallError` wrapping it. A turn without tool calls ends the rollout.
+ * A tool that needs the rollout's own resources (a sandbox, a working folder) reads them from
+ * `ctx.state.data`, typed by the environment's `Data`; the model sees only the tool's arguments.
  *
  * @example
  * const env = new ToolEnv({ dataset, rubric, tools: [calculator], maxTurns: 6 });
@@ -17,7 +19,11 @@ import { issueLines } from "../schema-issues.ts";
 import { type Tool, type ToolDefinition, toolDefinition, toolResultContent } from "../tools/tool.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
 
-/** What a tool's `run` receives as its second argument inside a ToolEnv. */
+/**
+ * What a tool's `run` receives as its second argument inside a ToolEnv: the rollout's state, whose
+ * `data` holds the environment's per-rollout fields, and its abort signal. A tool that works in
+ * several environments names only the fields it reads, e.g. `ToolCallContext<{ folder: string }>`.
+ */
 export interface ToolCallContext<Data = Record<string, unknown>> {
   state: RolloutState<Data>;
   signal: AbortSignal;
@@ -42,7 +48,6 @@ export interface ToolEnvOptions<Data> extends MultiTurnEnvOptions<Data> {
 /** The model calls typed tools until it answers without one; tool errors go back to the model as tool messages. */
 export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> {
   protected readonly tools = new Map<string, AnyTool<Data>>();
-  protected readonly hiddenArgs = new Map<string, string[]>();
   private readonly stopErrors: ErrorClass[];
   private readonly formatError: (error: Error) => string;
   private definitions: ToolDefinition[] | undefined;
@@ -58,24 +63,16 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
     });
   }
 
-  /** Adds a tool; `hiddenArgs` are left out of the schema the model sees (see StatefulToolEnv). */
-  addTool(t: AnyTool<Data>, hiddenArgs: string[] = []): void {
+  /** Adds a tool. */
+  addTool(t: AnyTool<Data>): void {
     if (this.tools.has(t.name))
       throw new AuthoringError(`a tool named "${t.name}" is already registered: give each tool its own name`);
-    for (const arg of hiddenArgs) {
-      if (!(arg in t.parameters.shape)) {
-        throw new AuthoringError(
-          `hidden argument "${arg}" is not a parameter of tool "${t.name}": add it to the tool's parameters or drop it from hiddenArgs`,
-        );
-      }
-    }
     this.tools.set(t.name, t);
-    this.hiddenArgs.set(t.name, hiddenArgs);
     this.definitions = undefined;
   }
 
   override toolDefs(): ToolDefinition[] {
-    this.definitions ??= [...this.tools.values()].map((t) => toolDefinition(this.visible(t)));
+    this.definitions ??= [...this.tools.values()].map((t) => toolDefinition(t));
     return this.definitions;
   }
 
@@ -98,21 +95,11 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
     return [...super.metricNames(), "total_tool_calls", ...[...this.tools.keys()].map((n) => `${n}_calls`)];
   }
 
-  /** Arguments the environment adds to a call before it runs; StatefulToolEnv fills hidden ones. */
-  protected prepareArgs(
-    _name: string,
-    args: Record<string, unknown>,
-    _messages: Messages,
-    _state: RolloutState<Data>,
-  ): Record<string, unknown> | Promise<Record<string, unknown>> {
-    return args;
-  }
-
   protected async envResponse(messages: Messages, state: RolloutState<Data>): Promise<EnvResponse> {
     const last = messages[messages.length - 1] as AssistantMessage;
     const replies: ToolMessage[] = [];
     for (const call of last.tool_calls ?? []) {
-      const result = await this.callTool(call, messages, state);
+      const result = await this.callTool(call, state);
       if (result.ok) {
         replies.push({ role: "tool", tool_call_id: call.id, content: toolResultContent(result.value) });
         continue;
@@ -135,7 +122,6 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
 
   private async callTool(
     call: ToolCall,
-    messages: Messages,
     state: RolloutState<Data>,
   ): Promise<{ ok: true; value: unknown } | { ok: false; error: Error; cause?: unknown }> {
     const name = call.function.name;
@@ -151,12 +137,10 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
       const detail = error instanceof Error ? error.message : String(error);
       return { ok: false, error: new ToolParseError(`arguments of ${name} are not valid JSON: ${detail}`) };
     }
-    const visible = this.visible(t).parameters.safeParse(raw);
-    if (!visible.success) return { ok: false, error: new ToolParseError(schemaMessage(name, visible.error)) };
-    const full = t.parameters.safeParse(await this.prepareArgs(name, visible.data, messages, state));
-    if (!full.success) return { ok: false, error: new ToolParseError(schemaMessage(name, full.error)) };
+    const args = t.parameters.safeParse(raw);
+    if (!args.success) return { ok: false, error: new ToolParseError(schemaMessage(name, args.error)) };
     try {
-      return { ok: true, value: await t.run(full.data, { state, signal: state.signal }) };
+      return { ok: true, value: await t.run(args.data, { state, signal: state.signal }) };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       return {
@@ -165,13 +149,6 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
         cause: error,
       };
     }
-  }
-
-  private visible(t: AnyTool<Data>): AnyTool<Data> {
-    const hidden = this.hiddenArgs.get(t.name) ?? [];
-    if (hidden.length === 0) return t;
-    const mask = Object.fromEntries(hidden.map((key) => [key, true as const]));
-    return { ...t, parameters: t.parameters.omit(mask) };
   }
 }
 

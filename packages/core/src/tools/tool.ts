@@ -27,7 +27,7 @@ export interface Tool<Args extends z.ZodObject = z.ZodObject, Ctx = unknown> {
   readonly name: string;
   readonly description: string;
   readonly parameters: Args;
-  /** Runs the tool. `ctx` carries hidden per-rollout arguments for StatefulToolEnv. */
+  /** Runs the tool. `ctx` is what the environment hands it: in a ToolEnv, the rollout's state and signal. */
   run(args: z.infer<Args>, ctx: Ctx): ToolResult | Promise<ToolResult> | unknown;
 }
 
