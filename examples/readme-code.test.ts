@@ -56,3 +56,16 @@ describe.each(READMES)("%s", (readme) => {
     expect(missing, `blocks of ${readme} in no file of ${relative(repo, import.meta.dirname)}/`).toEqual([]);
   });
 });
+
+describe("each bundled environment's README", () => {
+  const environments = readdirSync(join(repo, "environments"));
+
+  it.each(environments)("%s names its npm package and the loadEnvironment it exports", async (dir) => {
+    const { name } = JSON.parse(readFileSync(join(repo, "environments", dir, "package.json"), "utf8"));
+    const readme = readFileSync(join(repo, "environments", dir, "README.md"), "utf8");
+    expect(readme).toContain(`\`${name}\` on npm`);
+    expect(readme).toContain(`import { loadEnvironment } from "${name}"`);
+    const entry = (await import(name)) as { loadEnvironment?: unknown };
+    expect(typeof entry.loadEnvironment).toBe("function");
+  });
+});
