@@ -28,7 +28,7 @@ beforeAll(async () => {
   project = await tempProject();
   init = await runVf(["init", "capitals"], { cwd: project.dir });
   server = await startScriptedServer({
-    latencyMs: 40,
+    latencySeconds: 0.04,
     reply: byPrompt((messages) => {
       const country = Object.keys(capitals).find((c) => lastUserText(messages).includes(c));
       return `<answer>\n${country ? capitals[country] : "?"}\n</answer>`;

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** Runs `vf eval capitals` against a scripted server answering with `reply`. */
 async function evalAgainst(reply: ReplyFn, flags: string[]): Promise<VfResult & { requests: number }> {
-  const server = await startScriptedServer({ reply, latencyMs: 20 });
+  const server = await startScriptedServer({ reply, latencySeconds: 0.02 });
   try {
     const result = await runVf(["eval", "capitals", "-m", "gpt-4.1-mini", "-b", server.url, ...flags], {
       cwd: project.dir,

@@ -14,7 +14,7 @@ let server: ScriptedServer;
 beforeAll(async () => {
   project = await tempProject();
   await writeEnvironment(project.dir, "items", ITEMS_ENV);
-  server = await startScriptedServer({ latencyMs: 20 });
+  server = await startScriptedServer({ latencySeconds: 0.02 });
 });
 afterAll(async () => {
   await server.close();
@@ -50,7 +50,7 @@ describe("-N/--no-interleave-scoring", () => {
   // How many model requests the server had received when vf reported its first scored group. One
   // rollout at a time, each answered after 100 ms, leaves room for a slow reader of vf's output.
   const requestsAtFirstProgress = async (flags: string[]) => {
-    const slow = await startScriptedServer({ latencyMs: 100 });
+    const slow = await startScriptedServer({ latencySeconds: 0.1 });
     let seen: number | undefined;
     try {
       const args = ["eval", "items", "-m", "scripted", "-b", slow.url, "-n", "6", "-r", "2", "-c", "1", "-d"];

@@ -20,7 +20,7 @@ beforeAll(async () => {
   await writeEnvironment(project.dir, "words", WORDS_ENV);
   // Right at temperature 0; at 0.7 the words are said wrong (the items are echoed either way).
   server = await startScriptedServer({
-    latencyMs: 10,
+    latencySeconds: 0.01,
     reply: (request) => {
       const text = lastUserText(request.messages);
       const word = /^Say (\w+)\.$/.exec(text)?.[1];

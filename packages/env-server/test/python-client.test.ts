@@ -24,9 +24,9 @@ beforeAll(async () => {
     tokens: true,
     record: false,
     // "slow" rollouts stay in flight (to cancel or crash under them); "pause" ones finish late.
-    latencyMs: (request) => {
+    latencySeconds: (request) => {
       const text = lastUserText(request.messages);
-      return text.includes("slow") ? 60_000 : text.includes("pause") ? 1500 : 0;
+      return text.includes("slow") ? 60 : text.includes("pause") ? 1.5 : 0;
     },
   });
 });

@@ -15,7 +15,11 @@ afterEach(async () => {
 
 async function setup(options: ScriptedServerOptions = {}) {
   const server = await startScriptedServer(options);
-  const client = new AnthropicMessagesClient({ baseUrl: server.url, apiKey: "EMPTY", retryDelayMs: 5 });
+  const client = new AnthropicMessagesClient({
+    baseUrl: server.url,
+    apiKey: "EMPTY",
+    retryDelaySeconds: 0.005,
+  });
   opened.push(client, server);
   return { server, client };
 }

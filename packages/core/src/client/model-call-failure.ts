@@ -64,7 +64,7 @@ export function classifyFailure(error: unknown, context: CallContext): Failure {
   if (isRequestTimeout(error)) {
     return fail(
       new InfraError(
-        `the model call to ${context.url} timed out after ${context.timeoutMs} ms: raise timeoutMs, lower max_tokens, or check the server's load`,
+        `the model call to ${context.url} timed out after ${context.timeoutMs / 1000} s: raise timeoutSeconds, lower max_tokens, or check the server's load`,
         { cause: error },
       ),
     );

@@ -19,39 +19,50 @@ export interface ModelClientOptions {
   headers?: Record<string, string>;
   /** Retries after the first attempt on 429, 5xx and dropped connections; default 3. */
   maxRetries?: number;
-  /** First backoff delay in ms, doubled each retry with jitter; default 500. */
-  retryDelayMs?: number;
-  /** Cap on one backoff delay in ms; default 8000. */
-  maxRetryDelayMs?: number;
-  /** Whole-request timeout in ms; default 3,600,000 (one hour, for long generations). */
-  timeoutMs?: number;
-  /** TCP connect timeout in ms; default 5000. */
-  connectTimeoutMs?: number;
+  /** First backoff delay in seconds, doubled each retry with jitter; default 0.5. */
+  retryDelaySeconds?: number;
+  /** Cap on one backoff delay in seconds; default 8. */
+  maxRetryDelaySeconds?: number;
+  /** Whole-request timeout in seconds; default 3600 (one hour, for long generations). */
+  timeoutSeconds?: number;
+  /** TCP connect timeout in seconds; default 5. */
+  connectTimeoutSeconds?: number;
 }
 
-/** The options with every default filled in. */
-export type ResolvedClientOptions = Required<Omit<ModelClientOptions, "apiKeyVar">> & { apiKeyVar?: string };
+/** The options with every default filled in, durations in milliseconds as timers take them. */
+export interface ResolvedClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  apiKeyVar?: string;
+  headers: Record<string, string>;
+  maxRetries: number;
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+  timeoutMs: number;
+  connectTimeoutMs: number;
+}
 
 const DEFAULTS = {
   headers: {} as Record<string, string>,
   maxRetries: 3,
-  retryDelayMs: 500,
-  maxRetryDelayMs: 8000,
-  timeoutMs: 3_600_000,
-  connectTimeoutMs: 5000,
+  retryDelaySeconds: 0.5,
+  maxRetryDelaySeconds: 8,
+  timeoutSeconds: 3600,
+  connectTimeoutSeconds: 5,
 };
 
 /** Fills in the defaults; `??` rather than a spread, so a key present but undefined gets its default. */
 export function resolveClientOptions(options: ModelClientOptions): ResolvedClientOptions {
+  const ms = (seconds: number | undefined, byDefault: number) => (seconds ?? byDefault) * 1000;
   const resolved: ResolvedClientOptions = {
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     apiKey: options.apiKey,
     headers: options.headers ?? DEFAULTS.headers,
     maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
-    retryDelayMs: options.retryDelayMs ?? DEFAULTS.retryDelayMs,
-    maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs,
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+    retryDelayMs: ms(options.retryDelaySeconds, DEFAULTS.retryDelaySeconds),
+    maxRetryDelayMs: ms(options.maxRetryDelaySeconds, DEFAULTS.maxRetryDelaySeconds),
+    timeoutMs: ms(options.timeoutSeconds, DEFAULTS.timeoutSeconds),
+    connectTimeoutMs: ms(options.connectTimeoutSeconds, DEFAULTS.connectTimeoutSeconds),
   };
   if (options.apiKeyVar !== undefined) resolved.apiKeyVar = options.apiKeyVar;
   return resolved;

@@ -68,7 +68,7 @@ describe.each(ApiClientType.options)("%s client", (type) => {
       type,
       baseUrl: server.url,
       apiKey: "EMPTY",
-      retryDelayMs: 5,
+      retryDelaySeconds: 0.005,
       ...clientOptions,
     });
     opened.push(client, server);
@@ -250,7 +250,7 @@ describe.each(ApiClientType.options)("%s client", (type) => {
 
   it("fails fast with EndpointUnreachableError when nothing listens, in the call and the preflight", async () => {
     const url = await closedPortUrl();
-    const client = createModelClient({ type, baseUrl: url, apiKey: "EMPTY", retryDelayMs: 5 });
+    const client = createModelClient({ type, baseUrl: url, apiKey: "EMPTY", retryDelaySeconds: 0.005 });
     opened.push(client);
     const started = Date.now();
     await expect(client.chat({ model: "scripted", messages, sampling: {} })).rejects.toBeInstanceOf(
@@ -261,7 +261,7 @@ describe.each(ApiClientType.options)("%s client", (type) => {
   });
 
   it("stops promptly with CancelledError when aborted during a call", async () => {
-    const { client } = await setup({ latencyMs: 10_000 });
+    const { client } = await setup({ latencySeconds: 10 });
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 50);

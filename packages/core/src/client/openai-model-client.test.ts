@@ -37,7 +37,7 @@ async function setup(
   const client = new OpenAIModelClient({
     baseUrl: server.url,
     apiKey: "EMPTY",
-    retryDelayMs: 5,
+    retryDelaySeconds: 0.005,
     ...clientOptions,
   });
   opened.push(client, server);
@@ -166,12 +166,12 @@ describe("OpenAIModelClient", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("gives up after timeoutMs with an InfraError saying what to raise", async () => {
-    const { client } = await setup({ latencyMs: 5000 }, { timeoutMs: 100 });
+  it("gives up after timeoutSeconds with an InfraError saying what to raise", async () => {
+    const { client } = await setup({ latencySeconds: 5 }, { timeoutSeconds: 0.1 });
     const started = Date.now();
     const error = await client.chat({ model: "scripted", messages, sampling: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InfraError);
-    expect((error as Error).message).toContain("timed out after 100 ms: raise timeoutMs");
+    expect((error as Error).message).toContain("timed out after 0.1 s: raise timeoutSeconds");
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
@@ -323,7 +323,7 @@ describe("OpenAIModelClient", () => {
   });
 
   it("stops promptly with CancelledError when aborted during a call", async () => {
-    const { client } = await setup({ latencyMs: 10_000 });
+    const { client } = await setup({ latencySeconds: 10 });
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 50);
@@ -337,7 +337,7 @@ describe("OpenAIModelClient", () => {
   it("stops promptly with CancelledError when aborted while waiting to retry", async () => {
     const { client } = await setup(
       { reply: () => ({ type: "error", status: 429, message: "slow down" }) },
-      { retryDelayMs: 10_000 },
+      { retryDelaySeconds: 10 },
     );
     const controller = new AbortController();
     const started = Date.now();
@@ -360,7 +360,7 @@ describe("OpenAIModelClient", () => {
   });
 
   it("serves many concurrent calls over one client", async () => {
-    const { client, server } = await setup({ latencyMs: 20 });
+    const { client, server } = await setup({ latencySeconds: 0.02 });
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         client.chat({ model: "scripted", messages: [{ role: "user", content: `q${i}` }], sampling: {} }),

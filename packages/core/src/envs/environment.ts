@@ -48,8 +48,8 @@ export interface RolloutContext {
   sampling?: SamplingArgs;
   /** Cancels the rollout; its cleanup still runs and the rollout rejects with `CancelledError`. */
   signal?: AbortSignal;
-  /** Wall-clock limit of the generation phase, overriding the environment's own. */
-  timeoutMs?: number;
+  /** Wall-clock limit of setup and generation in seconds, overriding the environment's own. */
+  timeoutSeconds?: number;
   /**
    * Headers of each model request read from the rollout's state: header name to state key (see
    * `headersFromState`), e.g. `{ "X-Session-ID": "trajectory_id" }`.

@@ -119,7 +119,7 @@ describe("MultiTurnEnv", () => {
   it("times out mid-rollout, keeping the partial completion, and still cleans up", async () => {
     const client = await clientFor({
       reply: sequence(["one", "two"]),
-      latencyMs: (_request, index) => (index === 0 ? 0 : 5_000),
+      latencySeconds: (_request, index) => (index === 0 ? 0 : 5),
     });
     const env = new Counter({ timeoutSeconds: 0.3 });
     const state = await env.rollout(input, { client, model: "scripted" });
@@ -206,7 +206,7 @@ describe("MultiTurnEnv", () => {
   });
 
   it("rejects with CancelledError when cancelled, after running cleanup", async () => {
-    const client = await clientFor({ reply: sequence(["one"]), latencyMs: 5_000 });
+    const client = await clientFor({ reply: sequence(["one"]), latencySeconds: 5 });
     const env = new Counter();
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 50);

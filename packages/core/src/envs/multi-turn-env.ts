@@ -58,14 +58,14 @@ class TimeoutReason extends Error {}
 export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Environment<Data> {
   /** Change these three through `configure`. */
   maxTurns: number;
-  timeoutMs: number | undefined;
+  timeoutSeconds: number | undefined;
   maxTotalCompletionTokens: number | undefined;
   protected readonly stops = new OrderedHooks<StopCheck<Data>>();
 
   constructor(options: MultiTurnEnvOptions<Data>) {
     super(options);
     this.maxTurns = options.maxTurns === undefined || options.maxTurns < 0 ? Infinity : options.maxTurns;
-    this.timeoutMs = options.timeoutSeconds === undefined ? undefined : options.timeoutSeconds * 1000;
+    this.timeoutSeconds = options.timeoutSeconds;
     this.maxTotalCompletionTokens = options.maxTotalCompletionTokens;
     this.addStopCondition("has_error", (s) => s.error !== null, 100);
     this.addStopCondition("prompt_too_long", (s) => s.promptTooLong, 90);
@@ -88,7 +88,7 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     }
     const { max_turns, timeout_seconds, max_total_completion_tokens } = parsed.data;
     if (max_turns !== undefined) this.maxTurns = max_turns < 0 ? Infinity : max_turns;
-    if (timeout_seconds !== undefined) this.timeoutMs = timeout_seconds * 1000;
+    if (timeout_seconds !== undefined) this.timeoutSeconds = timeout_seconds;
     if (max_total_completion_tokens !== undefined)
       this.maxTotalCompletionTokens = max_total_completion_tokens;
   }
@@ -148,9 +148,9 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     const onCancel = () => abort.abort(ctx.signal?.reason ?? new CancelledError());
     if (ctx.signal?.aborted) onCancel();
     ctx.signal?.addEventListener("abort", onCancel, { once: true });
-    const timeoutMs = ctx.timeoutMs ?? this.timeoutMs;
+    const timeout = ctx.timeoutSeconds ?? this.timeoutSeconds;
     const timer =
-      timeoutMs === undefined ? undefined : setTimeout(() => abort.abort(new TimeoutReason()), timeoutMs);
+      timeout === undefined ? undefined : setTimeout(() => abort.abort(new TimeoutReason()), timeout * 1000);
 
     const infoTools = input.info.tool_defs;
     const state = createState<Data>(input, {

@@ -35,8 +35,8 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function clientFor(reply: ReplyFn, latencyMs = 0) {
-  server = await startScriptedServer({ reply, latencyMs });
+async function clientFor(reply: ReplyFn, latencySeconds = 0) {
+  server = await startScriptedServer({ reply, latencySeconds });
   return new OpenAIModelClient({ baseUrl: server.url, apiKey: "EMPTY", maxRetries: 0 });
 }
 
@@ -80,7 +80,7 @@ describe("generate", () => {
       clients: client,
       model: "scripted",
       maxRetries: 2,
-      retryDelayMs: () => 5,
+      retryDelaySeconds: () => 0.005,
     });
     expect(records.map((r) => r.error)).toEqual([null, null, null, null]);
     expect(records.every((r) => r.reward === 1)).toBe(true);
@@ -98,7 +98,7 @@ describe("generate", () => {
       clients: client,
       model: "scripted",
       maxRetries: 1,
-      retryDelayMs: () => 1,
+      retryDelaySeconds: () => 0.001,
     });
     expect(records[0]!.error?.error).toBe("ModelHttpError");
     expect(records[0]!.reward).toBe(0);
@@ -174,7 +174,7 @@ describe("generate", () => {
   });
 
   it("scores each group as soon as it is done, or after every rollout with interleaveScoring: false", async () => {
-    const client = await clientFor((request) => lastUserText(request.messages), 5);
+    const client = await clientFor((request) => lastUserText(request.messages), 0.005);
     // A metric that notes how many model requests the server had received when it was scored.
     const requestsSeen = (interleaveScoring: boolean) => {
       const seen: number[] = [];

@@ -46,10 +46,10 @@ export interface GenerateOptions {
   interleaveScoring?: boolean;
   /** Extra attempts for rollouts that ended with a retryable (infrastructure) error; default 0. */
   maxRetries?: number;
-  /** Delay before retry n (1-based); default exponential from 1 s, capped at 60 s. */
-  retryDelayMs?: (attempt: number) => number;
-  /** Per-rollout wall-clock limit, overriding the environment's. */
-  timeoutMs?: number;
+  /** Delay in seconds before retry n (1-based); default exponential from 1 s, capped at 60 s. */
+  retryDelaySeconds?: (attempt: number) => number;
+  /** Per-rollout wall-clock limit in seconds, overriding the environment's. */
+  timeoutSeconds?: number;
   /** Headers of each model request read from the rollout's state (see `RolloutContext.headersFromState`). */
   headersFromState?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
@@ -63,7 +63,7 @@ export interface GenerateOptions {
   /**
    * Runs each unit (a group, or one rollout with `independentScoring`) somewhere else, such as an
    * environment server (`vf eval --env-server`), instead of through `env.rollout` and `env.score`
-   * here, and resolves with its scored records. `clients`, `maxRetries` and `timeoutMs` are then
+   * here, and resolves with its scored records. `clients`, `maxRetries` and `timeoutSeconds` are then
    * the runner's business; `maxConcurrent` still bounds the rollouts in flight.
    */
   runUnit?: (
@@ -82,7 +82,7 @@ export interface GenerateResult {
   stoppedBy: FatalModelError | null;
 }
 
-const defaultDelay = (attempt: number) => Math.min(60_000, 1000 * 2 ** (attempt - 1));
+const defaultDelay = (attempt: number) => Math.min(60, 2 ** (attempt - 1));
 
 /** Runs and scores rollouts for the given inputs; failures are recorded on their rollouts. */
 export async function generate<Data>(
@@ -116,7 +116,7 @@ export async function generate<Data>(
           model: options.model,
           sampling: options.sampling ?? {},
           signal: cancel.signal,
-          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
           ...(options.headersFromState ? { headersFromState: options.headersFromState } : {}),
         });
       } catch (error) {
@@ -147,7 +147,7 @@ export async function generate<Data>(
     for (let attempt = 1; attempt <= maxRetries && !stop.error; attempt++) {
       const failed = states.flatMap((state, i) => (state.retryable ? [i] : []));
       if (failed.length === 0) break;
-      await sleep((options.retryDelayMs ?? defaultDelay)(attempt), options.signal, stop.signal);
+      await sleep((options.retryDelaySeconds ?? defaultDelay)(attempt) * 1000, options.signal, stop.signal);
       await Promise.all(
         failed.map(async (i) => {
           // A retry the stop kept from starting leaves the failure it retried.

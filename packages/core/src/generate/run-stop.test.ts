@@ -48,10 +48,10 @@ afterEach(async () => {
 
 async function serve(
   reply: ReplyFn,
-  latencyMs = 0,
+  latencySeconds = 0,
 ): Promise<{ server: ScriptedServer; client: OpenAIModelClient }> {
-  const server = await startScriptedServer({ reply, latencyMs });
-  const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "sk-bad", retryDelayMs: 1 });
+  const server = await startScriptedServer({ reply, latencySeconds });
+  const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "sk-bad", retryDelaySeconds: 0.001 });
   opened.push(client, server);
   return { server, client };
 }
@@ -84,7 +84,7 @@ describe("a run stops on an error every call would repeat", () => {
   ] as const)(
     "stops on %s after the calls already in flight, keeping the server's message",
     async (_, reply, type, message) => {
-      const { server, client } = await serve(reply as ReplyFn, 20);
+      const { server, client } = await serve(reply as ReplyFn, 0.02);
       const env = makeEnv();
       const { inputs } = await env.inputs({ split: "eval", rolloutsPerExample: 3 });
       const result = await generate(env, inputs, {
@@ -92,7 +92,7 @@ describe("a run stops on an error every call would repeat", () => {
         model: "scripted",
         maxConcurrent: 4,
         maxRetries: 3,
-        retryDelayMs: () => 1,
+        retryDelaySeconds: () => 0.001,
       });
       expect(result.stoppedBy).toBeInstanceOf(type);
       expect(result.stoppedBy?.message).toContain(message);
@@ -116,7 +116,7 @@ describe("a run stops on an error every call would repeat", () => {
     // The first call is refused at once; the others would take a minute.
     const server = await startScriptedServer({
       reply: (request, index) => (index === 0 ? rejectKey(request, index) : echo(request, index)),
-      latencyMs: (_, index) => (index === 0 ? 0 : 60_000),
+      latencySeconds: (_, index) => (index === 0 ? 0 : 60),
     });
     const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "sk-bad" });
     opened.push(client, server);

@@ -3,14 +3,14 @@
  * Prints the base URL (ending in /v1) on stdout, then serves until SIGINT or SIGTERM.
  *
  * Usage: tsx scripted-server-main.ts [--reply echo|fixed:<text>] [--port N] [--host H]
- *        [--latency-ms N] [--tokens] [--record]
+ *        [--latency-seconds S] [--tokens] [--record]
  */
 import { parseArgs } from "node:util";
 import { echoLastUser, fixedReply, type ReplyFn } from "./scripted-reply.ts";
 import { startScriptedServer } from "./scripted-server.ts";
 
 const USAGE =
-  "usage: scripted-server-main [--reply echo|fixed:<text>] [--port N] [--host H] [--latency-ms N] [--tokens] [--record]";
+  "usage: scripted-server-main [--reply echo|fixed:<text>] [--port N] [--host H] [--latency-seconds S] [--tokens] [--record]";
 
 function replyFor(mode: string): ReplyFn {
   if (mode === "echo") return echoLastUser;
@@ -26,13 +26,21 @@ function integerFlag(name: string, value: string | undefined, fallback: number):
   return parsed;
 }
 
+function secondsFlag(name: string, value: string | undefined): number {
+  if (value === undefined) return 0;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0)
+    throw new Error(`--${name} must be a non-negative number of seconds, got "${value}"`);
+  return parsed;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       reply: { type: "string", default: "echo" },
       port: { type: "string" },
       host: { type: "string", default: "127.0.0.1" },
-      "latency-ms": { type: "string" },
+      "latency-seconds": { type: "string" },
       tokens: { type: "boolean", default: false },
       record: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -46,7 +54,7 @@ async function main(): Promise<void> {
     reply: replyFor(values.reply),
     port: integerFlag("port", values.port, 0),
     host: values.host,
-    latencyMs: integerFlag("latency-ms", values["latency-ms"], 0),
+    latencySeconds: secondsFlag("latency-seconds", values["latency-seconds"]),
     tokens: values.tokens,
     record: values.record,
   });

@@ -158,9 +158,9 @@ describe("startScriptedServer", () => {
     expect(response.json.error.message).toBe("the reply script threw: script bug");
   });
 
-  it("waits latencyMs before answering, per request when it is a function", async () => {
+  it("waits latencySeconds before answering, per request when it is a function", async () => {
     const { client } = await serve({
-      latencyMs: (request) => (lastUserText(request.messages) === "slow" ? 400 : 0),
+      latencySeconds: (request) => (lastUserText(request.messages) === "slow" ? 0.4 : 0),
     });
     let started = Date.now();
     await client.chat({ model: "m", messages: [{ role: "user", content: "slow" }], sampling: {} });

@@ -36,8 +36,8 @@ const DIALECTS = new Map<string, ScriptedDialect>(
 export interface ScriptedServerOptions {
   /** The script; defaults to `echoLastUser`. */
   reply?: ReplyFn;
-  /** Delay before each chat answer, in ms (a number, or a function of the request); default 0. */
-  latencyMs?: number | ((request: ScriptedRequest, index: number) => number);
+  /** Delay before each chat answer, in seconds (a number, or a function of the request); default 0. */
+  latencySeconds?: number | ((request: ScriptedRequest, index: number) => number);
   /** Return vLLM's token fields on every completion, not only when the request asks; default false. */
   tokens?: boolean;
   /**
@@ -147,13 +147,15 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       bodies.push(body);
     }
     const latency =
-      typeof options.latencyMs === "function" ? options.latencyMs(request, index) : (options.latencyMs ?? 0);
+      typeof options.latencySeconds === "function"
+        ? options.latencySeconds(request, index)
+        : (options.latencySeconds ?? 0);
     if (latency > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           pending.delete(timer);
           resolve();
-        }, latency);
+        }, latency * 1000);
         pending.add(timer);
       });
       if (res.destroyed) return;

@@ -75,10 +75,10 @@ export class EnvClient {
     void this.receive();
   }
 
-  /** Whether the server answers `health` within `timeoutMs`. */
-  async health(timeoutMs = 2000): Promise<boolean> {
+  /** Whether the server answers `health` within `timeoutSeconds`. */
+  async health(timeoutSeconds = 2): Promise<boolean> {
     try {
-      const reply = await this.request("v1", ["health", pack({})], { timeoutMs });
+      const reply = await this.request("v1", ["health", pack({})], { timeoutMs: timeoutSeconds * 1000 });
       return reply.success === true;
     } catch (error) {
       if (error instanceof HealthTimeout) return false;
@@ -86,15 +86,16 @@ export class EnvClient {
     }
   }
 
-  /** Polls `health` until the server answers; throws after `timeoutMs` (default 120 s). */
-  async waitForStartup(options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<void> {
-    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  /** Polls `health` every `intervalSeconds` (default 0.25) until the server answers; throws after `timeoutSeconds` (default 120). */
+  async waitForStartup(options: { timeoutSeconds?: number; intervalSeconds?: number } = {}): Promise<void> {
+    const timeoutSeconds = options.timeoutSeconds ?? 120;
+    const deadline = Date.now() + timeoutSeconds * 1000;
     while (Date.now() < deadline) {
-      if (await this.health(Math.min(2000, options.intervalMs ?? 1000))) return;
-      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+      if (await this.health(Math.min(2, options.intervalSeconds ?? 1))) return;
+      await new Promise((resolve) => setTimeout(resolve, (options.intervalSeconds ?? 0.25) * 1000));
     }
     throw new EnvServerRequestError(
-      `the env server at ${this.address} did not answer health within ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s: start it (vf env serve) or fix the address`,
+      `the env server at ${this.address} did not answer health within ${Math.round(timeoutSeconds)} s: start it (vf env serve) or fix the address`,
       this.address,
     );
   }
@@ -154,10 +155,10 @@ export class EnvClient {
     return reply.output as Record<string, unknown>;
   }
 
-  /** Whether the server answers the v0 `ping` probe within `timeoutMs`. */
-  async ping(timeoutMs = 2000): Promise<boolean> {
+  /** Whether the server answers the v0 `ping` probe within `timeoutSeconds`. */
+  async ping(timeoutSeconds = 2): Promise<boolean> {
     try {
-      return (await this.request("v0", [PING], { timeoutMs })).success === true;
+      return (await this.request("v0", [PING], { timeoutMs: timeoutSeconds * 1000 })).success === true;
     } catch (error) {
       if (error instanceof HealthTimeout) return false;
       throw error;

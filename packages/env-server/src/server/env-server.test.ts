@@ -20,9 +20,9 @@ beforeAll(async () => {
     tokens: true,
     record: false,
     // A passage that says "slow" waits a minute: long enough to be cancelled mid-rollout.
-    latencyMs: (request) => {
+    latencySeconds: (request) => {
       const text = lastUserText(request.messages);
-      return text.includes("slow") ? 60_000 : text.includes("pause") ? 1000 : 0;
+      return text.includes("slow") ? 60 : text.includes("pause") ? 1 : 0;
     },
   });
   server = await startEnvServer({ envId: "reverse-text", address: "tcp://127.0.0.1:0" });

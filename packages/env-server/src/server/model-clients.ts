@@ -14,8 +14,8 @@ export interface EndpointConfig {
   headers: Record<string, string>;
   /** Retries after the first attempt on 429, 5xx and dropped connections (default the client's). */
   maxRetries?: number;
-  /** Whole-request timeout in ms (default the client's). */
-  timeoutMs?: number;
+  /** Whole-request timeout in seconds (default the client's). */
+  timeoutSeconds?: number;
 }
 
 interface Entry {
@@ -41,7 +41,7 @@ export class ModelClients {
       config.apiKeyVar,
       config.headers,
       config.maxRetries,
-      config.timeoutMs,
+      config.timeoutSeconds,
     ]);
     let entry = this.entries.get(key);
     if (entry) {
@@ -56,7 +56,7 @@ export class ModelClients {
           headers: config.headers,
           ...(config.apiKeyVar ? { apiKeyVar: config.apiKeyVar } : {}),
           ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
-          ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+          ...(config.timeoutSeconds !== undefined ? { timeoutSeconds: config.timeoutSeconds } : {}),
         }),
         users: 0,
       };

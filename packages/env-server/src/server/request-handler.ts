@@ -152,7 +152,7 @@ export class RequestHandler {
         `environment "${env.envId}" scores rollouts in groups (it has group reward functions), which one v1 run cannot: serve it to v0 run_group clients`,
       );
     }
-    const { input, timeoutMs } = fromTaskData(request.task_data);
+    const { input, timeoutSeconds } = fromTaskData(request.task_data);
     const sampling = this.sampling(v1Sampling(request.sampling ?? {}));
     const [finished] = await runRollouts({
       env,
@@ -166,7 +166,7 @@ export class RequestHandler {
       maxRetries: 0,
       stateColumns: [],
       signal,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
     });
     const episode = buildEpisode(finished!, {
       env,
@@ -274,7 +274,7 @@ function v0Endpoint(config: ClientConfigV0): { endpoint: EndpointConfig; wantTok
       baseUrl: chosen.api_base_url,
       apiKeyVar: chosen.api_key_var || null,
       headers: { ...config.extra_headers, ...chosen.extra_headers },
-      ...(typeof timeout === "number" ? { timeoutMs: timeout * 1000 } : {}),
+      ...(typeof timeout === "number" ? { timeoutSeconds: timeout } : {}),
       ...(typeof retries === "number" ? { maxRetries: retries } : {}),
     },
     wantTokens: config.client_type !== "openai_chat_completions",

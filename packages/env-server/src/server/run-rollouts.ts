@@ -30,7 +30,8 @@ export interface RunRolloutsOptions {
   independent: boolean;
   maxRetries: number;
   stateColumns: string[];
-  timeoutMs?: number;
+  /** Per-rollout wall-clock limit in seconds, overriding the environment's. */
+  timeoutSeconds?: number;
   signal: AbortSignal;
 }
 
@@ -59,10 +60,10 @@ export async function runRollouts(options: RunRolloutsOptions): Promise<Finished
       maxConcurrent: Math.max(1, options.inputs.length),
       independentScoring: options.independent,
       maxRetries: options.maxRetries,
-      retryDelayMs: (attempt) => Math.min(10_000, 500 * 2 ** (attempt - 1)),
+      retryDelaySeconds: (attempt) => Math.min(10, 0.5 * 2 ** (attempt - 1)),
       stateColumns: options.stateColumns,
       signal: options.signal,
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
       onGroup: (records, states = []) => {
         const endMs = Date.now();
         const scoringMs = Math.max(...states.map((state) => state.times.scoringMs), 0);

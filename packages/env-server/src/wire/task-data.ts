@@ -48,7 +48,8 @@ export function toTaskData(input: RolloutInput): TaskData {
 /** What one `run` starts from: the rollout input and the task's own time limit, if it sets one. */
 export interface TaskRun {
   input: RolloutInput;
-  timeoutMs?: number;
+  /** The task's own time limit (verifiers' `timeout.agent`), in seconds. */
+  timeoutSeconds?: number;
 }
 
 /** Task data (either side's shape) as a rollout input; throws a `TaskDataError` saying what is wrong. */
@@ -78,7 +79,7 @@ export function fromTaskData(raw: unknown, rolloutIndex = 0): TaskRun {
     task: data.task ?? "default",
   };
   const agent = data.timeout?.agent;
-  return typeof agent === "number" ? { input, timeoutMs: agent * 1000 } : { input };
+  return typeof agent === "number" ? { input, timeoutSeconds: agent } : { input };
 }
 
 /** Bad task data in a request (the sender's fault). */

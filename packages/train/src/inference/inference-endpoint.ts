@@ -77,7 +77,7 @@ export async function connectInference(options: ConnectInferenceOptions): Promis
 }
 
 function endpointFor(baseUrl: string, model: string, apiKey: string): InferenceEndpoint {
-  const client = new OpenAIModelClient({ baseUrl, apiKey, maxRetries: 3, retryDelayMs: 200 });
+  const client = new OpenAIModelClient({ baseUrl, apiKey, maxRetries: 3, retryDelaySeconds: 0.2 });
   const root = baseUrl.replace(/\/v1$/, "");
   return {
     baseUrl,

@@ -220,7 +220,7 @@ async function runRound(
         sampling: options.sampling,
         maxConcurrent: envCount === 1 ? options.maxConcurrent : share,
         maxRetries: 2,
-        retryDelayMs: (attempt) => 250 * attempt,
+        retryDelaySeconds: (attempt) => 0.25 * attempt,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(server ? { runUnit: serverRunner(server, options.client, options.model, options.sampling) } : {}),
         onGroup: (records, states) => {

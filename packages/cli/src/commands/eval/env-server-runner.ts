@@ -48,7 +48,7 @@ export async function openEnvServer(options: {
   const client = new EnvClient(address);
   try {
     if (server) await server.ready;
-    await client.waitForStartup({ timeoutMs: 60_000 });
+    await client.waitForStartup({ timeoutSeconds: 60 });
   } catch (error) {
     client.close();
     await server?.close();

@@ -85,7 +85,7 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       signal: context.signal,
       ...(served ? { runUnit: served.runUnit } : {}),
       ...(context.sharedSlots ? { sharedSlots: context.sharedSlots } : {}),
-      ...(spec.timeoutSeconds !== undefined ? { timeoutMs: spec.timeoutSeconds * 1000 } : {}),
+      ...(spec.timeoutSeconds !== undefined ? { timeoutSeconds: spec.timeoutSeconds } : {}),
       ...(settings.save || settings.resume
         ? { save: { outputDir: settings.outputDir, resume: settings.resume } }
         : {}),
