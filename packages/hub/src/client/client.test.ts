@@ -40,13 +40,13 @@ afterAll(async () => {
 
 describe("the Hub client", () => {
   it("logs in with a pasted key, saving it with mode 0600, and whoami answers", async () => {
-    const result = await loginWithKey({ url: hub.url, key: hub.bootstrap!.apiKey });
+    const result = await loginWithKey({ url: hub.url, apiKey: hub.bootstrap!.apiKey });
     expect(result.user).toBe("admin");
     expect(statSync(hubConfigPath()).mode & 0o777).toBe(0o600);
     expect(resolveHubTarget()).toEqual({ url: hub.url, apiKey: hub.bootstrap!.apiKey });
     const me = await HubClient.fromEnvironment().whoami();
     expect(me).toMatchObject({ user: { name: "admin", is_admin: true }, key: { scope: "write" } });
-    await expect(loginWithKey({ url: hub.url, key: "vf_nope" })).rejects.toMatchObject({
+    await expect(loginWithKey({ url: hub.url, apiKey: "vf_nope" })).rejects.toMatchObject({
       code: "unauthorized",
       status: 401,
     });

@@ -19,16 +19,16 @@ export interface LoginResult {
   configPath: string;
 }
 
-/** Checks `key` against the Hub at `url` and saves both. */
+/** Checks `apiKey` against the Hub at `url` and saves both. */
 export async function loginWithKey(options: {
   url: string;
-  key: string;
+  apiKey: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<LoginResult> {
-  const client = new HubClient({ url: options.url, apiKey: options.key.trim() });
+  const client = new HubClient({ url: options.url, apiKey: options.apiKey.trim() });
   const me = await client.whoami();
   const configPath = writeHubConfig(
-    { hub_url: client.url, api_key: options.key.trim(), user: me.user.name },
+    { hub_url: client.url, api_key: options.apiKey.trim(), user: me.user.name },
     options.env,
   );
   return { url: client.url, user: me.user.name, keyPrefix: me.key?.prefix ?? "", configPath };
@@ -73,7 +73,7 @@ export async function loginWithBrowser(options: BrowserLoginOptions): Promise<Lo
         { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
         Buffer.from(poll.encrypted_key, "base64"),
       ).toString("utf8");
-      return loginWithKey({ url: options.url, key, ...(options.env ? { env: options.env } : {}) });
+      return loginWithKey({ url: options.url, apiKey: key, ...(options.env ? { env: options.env } : {}) });
     }
     await new Promise((resolve) => setTimeout(resolve, start.interval_seconds * 1000));
   }

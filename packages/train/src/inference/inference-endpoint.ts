@@ -44,7 +44,7 @@ export async function startLocalInference(checkpoint: string): Promise<Inference
 /** Options of `connectInference`. */
 export interface ConnectInferenceOptions {
   /** Base URL ending in /v1. */
-  url: string;
+  baseUrl: string;
   /** The model name; default the first one the server lists. */
   model?: string | undefined;
   /** Variable holding the API key; default none. */
@@ -53,7 +53,7 @@ export interface ConnectInferenceOptions {
 
 /** Connects to a running server, checking that it answers and which model it serves. */
 export async function connectInference(options: ConnectInferenceOptions): Promise<InferenceEndpoint> {
-  const baseUrl = options.url.replace(/\/+$/, "");
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const apiKey = options.apiKeyVar ? resolveApiKey(options.apiKeyVar) : "EMPTY";
   let listed: { data?: { id?: string }[] };
   try {

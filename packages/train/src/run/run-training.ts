@@ -107,7 +107,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
       config.inference.url === undefined
         ? await startLocalInference(layout.weights(firstPolicy))
         : await connectInference({
-            url: config.inference.url,
+            baseUrl: config.inference.url,
             model: config.inference.model,
             apiKeyVar: config.inference.api_key_var,
           });

@@ -49,7 +49,7 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
   const endpoint = provider?.type === "endpoint" ? provider : undefined;
   if (registry?.get(model)) {
     // The registry's rows, with whatever the flags (and a provider) say instead, as in verifiers.
-    const baseUrl = spec.baseUrl ?? endpoint?.url;
+    const baseUrl = spec.baseUrl ?? endpoint?.baseUrl;
     const apiKeyVar = spec.apiKeyVar ?? (endpoint ? providerKeyVar(endpoint) : undefined);
     const type = spec.clientType ?? endpoint?.clientType;
     Object.assign(options, {
@@ -63,7 +63,7 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
     const chosen = endpoint ?? fallback;
     const apiKeyVar = spec.apiKeyVar ?? (chosen ? providerKeyVar(chosen) : undefined);
     Object.assign(options, {
-      baseUrl: spec.baseUrl ?? chosen?.url,
+      baseUrl: spec.baseUrl ?? chosen?.baseUrl,
       type: spec.clientType ?? chosen?.clientType ?? "openai_chat_completions",
       ...(apiKeyVar ? { apiKeyVar } : {}),
     });
@@ -123,14 +123,14 @@ function localModel(spec: EvalSpec, builtin: boolean): Promise<ConnectedModel> |
 /** Without -p or -b: OpenAI's API, at OPENAI_BASE_URL when it is set. */
 function defaultProvider(): EndpointProvider {
   const openai = PROVIDERS.openai;
-  const url = process.env.OPENAI_BASE_URL;
-  return url ? { ...openai, url } : openai;
+  const baseUrl = process.env.OPENAI_BASE_URL;
+  return baseUrl ? { ...openai, baseUrl } : openai;
 }
 
 /** The provider's key variable; for a local server, only when it is set (it may need no key). */
 function providerKeyVar(provider: EndpointProvider): string | undefined {
-  if (provider.keyOptional && !process.env[provider.keyVar]) return undefined;
-  return provider.keyVar;
+  if (provider.keyOptional && !process.env[provider.apiKeyVar]) return undefined;
+  return provider.apiKeyVar;
 }
 
 function isFolder(path: string): boolean {

@@ -10,8 +10,8 @@ import { UsageError } from "../../cli-errors.ts";
 /** A hosted or local API. */
 export interface EndpointProvider {
   type: "endpoint";
-  url: string;
-  keyVar: string;
+  baseUrl: string;
+  apiKeyVar: string;
   clientType: ApiClientType;
   /** Local servers often run without a key: the variable is read only when it is set. */
   keyOptional?: boolean;
@@ -28,54 +28,59 @@ const chat = "openai_chat_completions" as const;
 
 /** The providers, in the order `vf eval --help` lists them. URLs and key variables are verifiers'. */
 export const PROVIDERS = {
-  openai: { type: "endpoint", url: "https://api.openai.com/v1", keyVar: "OPENAI_API_KEY", clientType: chat },
+  openai: {
+    type: "endpoint",
+    baseUrl: "https://api.openai.com/v1",
+    apiKeyVar: "OPENAI_API_KEY",
+    clientType: chat,
+  },
   anthropic: {
     type: "endpoint",
-    url: "https://api.anthropic.com",
-    keyVar: "ANTHROPIC_API_KEY",
+    baseUrl: "https://api.anthropic.com",
+    apiKeyVar: "ANTHROPIC_API_KEY",
     clientType: "anthropic_messages",
   },
   openrouter: {
     type: "endpoint",
-    url: "https://openrouter.ai/api/v1",
-    keyVar: "OPENROUTER_API_KEY",
+    baseUrl: "https://openrouter.ai/api/v1",
+    apiKeyVar: "OPENROUTER_API_KEY",
     clientType: chat,
   },
   prime: {
     type: "endpoint",
-    url: "https://api.pinference.ai/api/v1",
-    keyVar: "PRIME_API_KEY",
+    baseUrl: "https://api.pinference.ai/api/v1",
+    apiKeyVar: "PRIME_API_KEY",
     clientType: chat,
   },
   deepseek: {
     type: "endpoint",
-    url: "https://api.deepseek.com/v1",
-    keyVar: "DEEPSEEK_API_KEY",
+    baseUrl: "https://api.deepseek.com/v1",
+    apiKeyVar: "DEEPSEEK_API_KEY",
     clientType: chat,
   },
   minimax: {
     type: "endpoint",
-    url: "https://api.minimax.chat/v1",
-    keyVar: "MINIMAX_API_KEY",
+    baseUrl: "https://api.minimax.chat/v1",
+    apiKeyVar: "MINIMAX_API_KEY",
     clientType: chat,
   },
   glm: {
     type: "endpoint",
-    url: "https://open.bigmodel.cn/api/paas/v4",
-    keyVar: "GLM_API_KEY",
+    baseUrl: "https://open.bigmodel.cn/api/paas/v4",
+    apiKeyVar: "GLM_API_KEY",
     clientType: chat,
   },
   vllm: {
     type: "endpoint",
-    url: "http://localhost:8000/v1",
-    keyVar: "VLLM_API_KEY",
+    baseUrl: "http://localhost:8000/v1",
+    apiKeyVar: "VLLM_API_KEY",
     clientType: chat,
     keyOptional: true,
   },
   local: {
     type: "endpoint",
-    url: "http://localhost:8000/v1",
-    keyVar: "VLLM_API_KEY",
+    baseUrl: "http://localhost:8000/v1",
+    apiKeyVar: "VLLM_API_KEY",
     clientType: chat,
     keyOptional: true,
   },
@@ -99,9 +104,9 @@ export function providersHelp(): string {
       if (provider.type === "builtin") {
         return `  ${name.padEnd(12)}vf's built-in model served locally (the default without -m), or -m <checkpoint folder>`;
       }
-      const key = provider.keyOptional ? `${provider.keyVar} if set` : provider.keyVar;
+      const key = provider.keyOptional ? `${provider.apiKeyVar} if set` : provider.apiKeyVar;
       const type = provider.clientType === chat ? "" : `  ${provider.clientType}`;
-      return `  ${name.padEnd(12)}${provider.url.padEnd(38)}${key}${type}`;
+      return `  ${name.padEnd(12)}${provider.baseUrl.padEnd(38)}${key}${type}`;
     })
     .join("\n");
 }

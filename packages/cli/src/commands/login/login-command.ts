@@ -40,7 +40,7 @@ Examples:
       let result: Awaited<ReturnType<typeof hub.loginWithKey>>;
       if (flags.key !== undefined) {
         const key = flags.key === true ? await readSecret(`API key for ${url}: `) : flags.key;
-        result = await hub.loginWithKey({ url, key });
+        result = await hub.loginWithKey({ url, apiKey: key });
       } else {
         result = await hub.loginWithBrowser({
           url,
