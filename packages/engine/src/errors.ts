@@ -71,17 +71,6 @@ export class TensorMismatchError extends CheckpointError {
 /** A sampling request is invalid (bad parameter combination, unknown token id, ...). */
 export class SamplingError extends EngineError {}
 
-/** A training data file is missing, unreadable or has a malformed line (`line` is 1-based, 0 for the file). */
-export class DataFileError extends EngineError {
-  constructor(
-    message: string,
-    readonly path: string,
-    readonly line: number,
-  ) {
-    super(message);
-  }
-}
-
 /** A call to a trainer over HTTP (`HttpTrainer`) failed; see the two kinds below. */
 export class TrainerHttpError extends EngineError {}
 

@@ -15,7 +15,6 @@ export {
   BatchError,
   CheckpointError,
   ConfigError,
-  DataFileError,
   EngineError,
   SamplingError,
   SequenceTooLongError,
@@ -42,23 +41,6 @@ export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";
 export type { Pick, TokenLogprob } from "./sampling/logits-processor.ts";
 export type { EngineServer, EngineServerOptions, ErrorBody } from "./server/index.ts";
 export { ApiError, startEngineServer, toolsSection } from "./server/index.ts";
-export type {
-  LossCurveInput,
-  LossPoint,
-  SftProgress,
-  SftResult,
-  SftRunOptions,
-  SftSettingsInput,
-} from "./sft/index.ts";
-export {
-  conversationItem,
-  lossCurveSvg,
-  meanLoss,
-  readConversations,
-  runSft,
-  SftConversation,
-  SftSettings,
-} from "./sft/index.ts";
 export type { ChatMessageInput, ParsedToolCall, RenderChatOptions } from "./tokenizer/chat-template.ts";
 export {
   ChatMessage,

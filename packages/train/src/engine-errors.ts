@@ -1,10 +1,10 @@
 /**
  * The engine's errors as vf's. The engine depends on no package of ours, so it throws its own
- * `EngineError`s (a bad checkpoint, model config, batch or data file, a trainer server's refusal or
- * failure), each already saying what to do; a vf command that runs the engine for a user reports
- * them as the vf errors they are. This is the one place that mapping is written: train's run, its
- * trainer over HTTP and its inference, and the CLI's `vf serve`, `vf trainer serve` and `vf sft`
- * (through `@vf-rl/train/engine-errors`).
+ * `EngineError`s (a bad checkpoint, model config or batch, a trainer server's refusal or failure),
+ * each already saying what to do; a vf command that runs the engine for a user reports them as the
+ * vf errors they are. This is the one place that mapping is written: train's run, its trainer over
+ * HTTP and its inference, supervised fine-tuning (`vf sft`), and the CLI's `vf serve` and
+ * `vf trainer serve` (through `@vf-rl/train/engine-errors`).
  */
 import { SystemError, UserError } from "@vf-rl/core/errors";
 import { EngineError, TrainerUnavailableError } from "@vf-rl/engine";

@@ -3,8 +3,9 @@
  * environment against an OpenAI-compatible inference server → rewards → group-relative advantages
  * → training items → forwardBackward/optimStep through the trainer protocol → saveWeights → the
  * inference server loads them), its TOML config, checkpoints and exact resume, metrics.jsonl and
- * the reward curve, and the first-run checks of `vf doctor`. The trainer protocol itself, in process
- * and over HTTP, is the engine's (@vf-rl/engine).
+ * the reward curve, and the first-run checks of `vf doctor`. Supervised fine-tuning, beside it, is
+ * `@vf-rl/train/supervised`. The trainer protocol itself, in process and over HTTP, is the
+ * engine's (@vf-rl/engine).
  *
  * Shape suffixes. Ragged RL data is named for its shape, as tinker-cookbook does:
  *   G  rollouts of one group (one prompt, rollouts_per_example of them)

@@ -1,10 +1,8 @@
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createLocalTrainer, loadCheckpoint, tokenizer } from "@vf-rl/engine";
 import { describe, expect, it } from "vitest";
-import { loadCheckpoint } from "../checkpoint/checkpoint.ts";
-import { tokenizer } from "../tokenizer/tokenizer.ts";
-import { createLocalTrainer } from "../trainer/local-trainer.ts";
 import { conversationItem } from "./sft-example.ts";
 import { runSft } from "./sft-loop.ts";
 

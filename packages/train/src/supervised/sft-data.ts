@@ -3,8 +3,19 @@
  * line by line so that a bad line is reported with its number and what is wrong with it.
  */
 import { readFile } from "node:fs/promises";
-import { DataFileError } from "../errors.ts";
+import { UserError } from "@vf-rl/core/errors";
 import { SftConversation } from "./sft-example.ts";
+
+/** A training data file is missing, unreadable or has a malformed line (`line` is 1-based, 0 for the file). */
+export class DataFileError extends UserError {
+  constructor(
+    message: string,
+    readonly path: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
 
 /** Reads every conversation of a JSONL file; blank lines are skipped. */
 export async function readConversations(path: string): Promise<SftConversation[]> {

@@ -3,9 +3,9 @@
  * rendered with the chat template, whose trained tokens are the assistant turns' text and their
  * end-of-turn marker (never the role markers, system, user or tool turns).
  */
+
+import { type BatchItem, ChatMessage, type ChatMessageInput, renderChat } from "@vf-rl/engine";
 import { z } from "zod";
-import { ChatMessage, type ChatMessageInput, renderChat } from "../tokenizer/chat-template.ts";
-import type { BatchItem } from "../trainer/protocol.ts";
 
 /** One line of an SFT JSONL file: a conversation with at least one assistant turn. */
 export const SftConversation = z.object({

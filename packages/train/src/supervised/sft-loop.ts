@@ -3,15 +3,14 @@
  * examples (reshuffled each epoch), cross-entropy on the trained tokens, AdamW with a warmup then
  * cosine or constant learning rate, the eval loss every few steps, checkpoints every N steps and at
  * the end, and in the output folder a `metrics.jsonl` (one line per step) and `loss-curve.svg`.
- * It knows nothing of where the examples come from (see sft-example.ts and the `vf sft` command).
+ * It knows nothing of where the examples come from (sft-sources.ts, sft-example.ts; fine-tune.ts
+ * puts them together for `vf sft`).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { UserError } from "@vf-rl/core/errors";
+import { type BatchItem, learningRateAt, Rng, type Trainer } from "@vf-rl/engine";
 import { z } from "zod";
-import { EngineError } from "../errors.ts";
-import { learningRateAt } from "../optim/lr-schedule.ts";
-import { Rng } from "../rng.ts";
-import type { BatchItem, Trainer } from "../trainer/protocol.ts";
 import { type LossPoint, lossCurveSvg } from "./loss-curve.ts";
 
 /** The settings of a run. */
@@ -104,12 +103,10 @@ export async function runSft(options: SftRunOptions): Promise<SftResult> {
   const parsed = SftSettings.safeParse(options.settings);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new EngineError(
-      `invalid SFT settings: ${issue.path.join(".")}: ${issue.message}: fix this setting`,
-    );
+    throw new UserError(`invalid SFT settings: ${issue.path.join(".")}: ${issue.message}: fix this setting`);
   }
   const s = parsed.data;
-  if (options.train.length === 0) throw new EngineError("no training examples: give at least one");
+  if (options.train.length === 0) throw new UserError("no training examples: give at least one");
   const warmupSteps = s.warmupSteps ?? Math.min(100, Math.floor(s.steps / 10));
   const evalEvery = s.evalEvery ?? Math.max(1, Math.floor(s.steps / 10));
   const schedule =

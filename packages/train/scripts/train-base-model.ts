@@ -13,7 +13,7 @@
  * The model must be weak enough for RL to matter; packages/engine/models/README.md has the
  * measured rewards and why the recipe is what it is.
  *
- *   npx tsx packages/engine/scripts/train-base-model.ts [--steps N] [--noisy-steps N]
+ *   npx tsx --conditions=vf-source packages/train/scripts/train-base-model.ts [--steps N] [--noisy-steps N]
  *       [--from PHASE1_DIR] [--out DIR] [--work DIR] [--threads N] [--save-every N]
  *
  * --from skips the clean phase and starts the noisy one from that checkpoint. Checkpoints,
@@ -29,12 +29,11 @@ import {
   BASE_MODEL_DIR,
   type BatchItem,
   type ChatMessageInput,
-  conversationItem,
   createLocalTrainer,
   Rng,
-  runSft,
   tokenizer,
 } from "@vf-rl/engine";
+import { conversationItem, runSft } from "@vf-rl/train/supervised";
 
 /** The architecture of the base model: small, so it samples fast on two cores. */
 export const BASE_CONFIG = {

@@ -1,10 +1,9 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tokenizer } from "@vf-rl/engine";
 import { describe, expect, it } from "vitest";
-import { DataFileError } from "../errors.ts";
-import { tokenizer } from "../tokenizer/tokenizer.ts";
-import { readConversations } from "./sft-data.ts";
+import { DataFileError, readConversations } from "./sft-data.ts";
 import { conversationItem } from "./sft-example.ts";
 
 describe("a conversation as a training sequence", () => {

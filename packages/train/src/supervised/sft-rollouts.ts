@@ -1,8 +1,9 @@
 /**
- * `vf sft --data` on saved rollouts: a run folder of `vf eval -s` (or verifiers), a results.jsonl,
- * or any JSONL of prompt + completion rows (prime-rl's SFT format). Rows with rewards go through
- * the reward filter (`--min-reward`, `--best-of-group`); each kept one is trained on its whole
- * conversation, the loss on the model's turns only.
+ * Data files of supervised fine-tuning (`vf sft --data`): conversation JSONL, saved rollouts (a run
+ * folder of `vf eval -s` or verifiers, a results.jsonl), or any JSONL of prompt + completion rows
+ * (prime-rl's SFT format). Rows with rewards go through the reward filter (a minimum reward, the
+ * best of each group); each kept one is trained on its whole conversation, the loss on the model's
+ * turns only.
  */
 import { readFile, stat } from "node:fs/promises";
 import { UserError } from "@vf-rl/core/errors";
@@ -14,28 +15,35 @@ import {
   type SftFilter,
   selectSftConversations,
 } from "@vf-rl/core/results";
-import { type ChatMessageInput, readConversations, SftConversation } from "@vf-rl/engine";
+import type { ChatMessageInput } from "@vf-rl/engine";
+import { readConversations } from "./sft-data.ts";
+import { SftConversation } from "./sft-example.ts";
 
-/** What one `--data` path holds. */
+/** What one data path holds. */
 export type DataKind = "run" | "rollouts" | "prompt-completion" | "messages";
 
-/** Conversations read from one `--data` path, with one line saying what was kept. */
+/** Conversations read from one data path, with one line saying what was kept. */
 export interface DataSource {
   kind: DataKind;
   conversations: ChatMessageInput[][];
   note: string;
 }
 
-/** Reads a `--data` path of any kind; the filter applies to rows that carry rewards. */
+/** A reward filter was asked of a file whose rows carry no reward. */
+export class UnfilterableDataError extends UserError {
+  constructor(readonly path: string) {
+    super(
+      `${path} has no rewards, so the reward filter (a minimum reward, the best of each group) cannot apply to it: give a run folder or results.jsonl of saved rollouts`,
+    );
+  }
+}
+
+/** Reads a data path of any kind; the filter applies to rows that carry rewards. */
 export async function readDataSource(path: string, filter: SftFilter): Promise<DataSource> {
   const kind = await dataKind(path);
   const filtering = filter.minReward !== undefined || filter.bestOfGroup === true;
   if (kind === "messages" || kind === "prompt-completion") {
-    if (filtering) {
-      throw new UserError(
-        `${path} has no rewards, so --min-reward and --best-of-group cannot filter it: pass a run folder or results.jsonl of vf eval -s`,
-      );
-    }
+    if (filtering) throw new UnfilterableDataError(path);
     if (kind === "messages") {
       const conversations = (await readConversations(path)).map((c) => c.messages);
       return { kind, conversations, note: `${path}: ${conversations.length} conversations` };

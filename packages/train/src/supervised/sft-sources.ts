@@ -1,13 +1,15 @@
 /**
- * Where `vf sft` gets its conversations: JSONL files (`{"messages": [...]}` per line), saved
- * rollouts (run folders and results files, filtered by reward: sft-rollouts.ts), and
+ * Where supervised fine-tuning gets its conversations: JSONL files (`{"messages": [...]}` per
+ * line), saved rollouts (run folders and results files, filtered by reward: sft-rollouts.ts), and
  * environments' datasets, each row's prompt followed by the environment's reference completion
- * (how a perfect model would answer it). The engine stays free of core: this is the glue.
+ * (how a perfect model would answer it).
  */
 import { UserError } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import type { SftFilter } from "@vf-rl/core/results";
-import { type ChatMessageInput, readConversations, SftConversation } from "@vf-rl/engine";
+import type { ChatMessageInput } from "@vf-rl/engine";
+import { readConversations } from "./sft-data.ts";
+import { SftConversation } from "./sft-example.ts";
 import { readDataSource } from "./sft-rollouts.ts";
 
 /** Conversations for training and, when a source has them, held-out ones for the eval loss. */
@@ -30,7 +32,7 @@ export interface SftSourceOptions {
   filter?: SftFilter;
 }
 
-/** Reads every source named on the command line. */
+/** Reads every source; throws when they hold nothing to train on. */
 export async function loadSftConversations(options: SftSourceOptions): Promise<SftConversations> {
   const result: SftConversations = { train: [], eval: [], notes: [] };
   for (const path of options.dataFiles) {
@@ -67,7 +69,7 @@ export async function loadSftConversations(options: SftSourceOptions): Promise<S
   }
   if (result.train.length === 0) {
     throw new UserError(
-      "no training data: pass --data FILE.jsonl|RUN_DIR or --env ID (e.g. --env reverse-text), or lower --min-reward",
+      "no training data: the sources hold no conversation to train on: give conversation files, saved rollouts or environments, or lower the minimum reward",
     );
   }
   return result;
