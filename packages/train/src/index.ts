@@ -23,10 +23,11 @@ export { type AdvantageOptions, computeAdvantages, meanStd } from "./algorithm/a
 export { type DifficultyThresholds, type GroupVerdict, judgeGroup } from "./algorithm/difficulty-filter.ts";
 export { type StepTrainResult, type TrainStepOptions, trainStep } from "./algorithm/train-step.ts";
 export { type NoItemsReason, type RolloutItems, rolloutItems } from "./algorithm/training-items.ts";
-export { builtinBaseModel } from "./config/builtin-base-model.ts";
+export { latestCheckpoint, RunProgress } from "./checkpoints/run-checkpoint.ts";
 export { applyOverrides, type ConfigOverride, parseOverrides } from "./config/config-overrides.ts";
 export { checkConfigRules } from "./config/config-rules.ts";
 export {
+  builtinBaseModel,
   type ConfigSource,
   loadTrainConfig,
   type ResolvedTrainConfig,
@@ -54,6 +55,11 @@ export {
   type InferenceEndpoint,
   startLocalInference,
 } from "./inference/inference-endpoint.ts";
+export { OffPolicySchedule } from "./loop/off-policy.ts";
+export { type RunTrainingOptions, type RunTrainingResult, runTraining } from "./loop/run-training.ts";
+export { EvalRow, MetricsLog, MetricsRow, readMetrics, StepTimes, TrainRow } from "./metrics/metrics-file.ts";
+export { rewardCurveHtml, rewardCurveSvg, writeRewardCurve } from "./metrics/reward-curve.ts";
+export { rewardInterval } from "./metrics/step-report.ts";
 export {
   type CollectBatchOptions,
   type CollectedBatch,
@@ -66,10 +72,4 @@ export {
 export { mixSeed, PolicyClient, type PolicyClientOptions } from "./rollouts/policy-client.ts";
 export { type DrawnPrompt, PromptSource, PromptSourceState } from "./rollouts/prompt-source.ts";
 export { RngState, TrainRng } from "./rollouts/train-rng.ts";
-export { rewardInterval } from "./run/evaluate-policy.ts";
-export { MetricsLog, readMetrics } from "./run/metrics-log.ts";
-export { EvalRow, MetricsRow, StepTimes, TrainRow } from "./run/metrics-row.ts";
-export { rewardCurveHtml, rewardCurveSvg, writeRewardCurve } from "./run/reward-curve.ts";
-export { latestCheckpoint, RunProgress } from "./run/run-checkpoint.ts";
-export { RunLayout } from "./run/run-layout.ts";
-export { type RunTrainingOptions, type RunTrainingResult, runTraining } from "./run/run-training.ts";
+export { RunLayout } from "./run-layout.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MetricsRow } from "../run/metrics-row.ts";
-import { rewardCurveSvg } from "../run/reward-curve.ts";
+import type { MetricsRow } from "../metrics/metrics-file.ts";
+import { rewardCurveSvg } from "../metrics/reward-curve.ts";
 import { lossCurveSvg } from "../supervised/loss-curve.ts";
 import { lineChartSvg } from "./line-chart.ts";
 

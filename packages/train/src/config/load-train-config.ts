@@ -6,11 +6,12 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { ConfigError } from "@vf-rl/core";
 import { EnvironmentNotFoundError } from "@vf-rl/core/errors";
 import { findEnvironment } from "@vf-rl/core/loading";
+import { BASE_MODEL_DIR, CONFIG_FILE } from "@vf-rl/engine";
 import { parse as parseToml } from "smol-toml";
-import { builtinBaseModel } from "./builtin-base-model.ts";
 import { applyOverrides, type ConfigOverride } from "./config-overrides.ts";
 import { checkConfigRules } from "./config-rules.ts";
 import { describeIssues } from "./describe-issues.ts";
@@ -97,4 +98,12 @@ function configError(problems: readonly string[]): ConfigError {
   return new ConfigError(
     problems.length === 1 ? problems[0]! : `${problems.length} problems:\n  ${problems.join("\n  ")}`,
   );
+}
+
+/**
+ * The built-in base model the engine ships (BASE_MODEL_DIR: config.json and model.safetensors), the
+ * default `model` of a training config; undefined while a build has none.
+ */
+export function builtinBaseModel(): string | undefined {
+  return existsSync(join(BASE_MODEL_DIR, CONFIG_FILE)) ? BASE_MODEL_DIR : undefined;
 }

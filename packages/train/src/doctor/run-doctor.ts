@@ -8,8 +8,7 @@
 import { type Environment, generate, type ModelClient, type SamplingArgs } from "@vf-rl/core";
 import type { RolloutRecord } from "@vf-rl/core/results";
 import { meanStd } from "../algorithm/advantages.ts";
-import { rewardInterval } from "../run/evaluate-policy.ts";
-import { completionTokens } from "../run/step-metrics.ts";
+import { completionTokens, rewardInterval } from "../metrics/step-report.ts";
 import { adviseTraining } from "./advise-training.ts";
 import { sameReward } from "./reward-numbers.ts";
 

@@ -5,26 +5,33 @@
  * writes the step's metrics row and console line, and checkpoints when due, and once more when the
  * run stops early, so no finished step is lost.
  */
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { type LossInput, type LrSchedule, learningRateAt, type Trainer } from "@vf-rl/engine";
 import { trainStep } from "../algorithm/train-step.ts";
+import { type RunProgress, saveRunCheckpoint } from "../checkpoints/run-checkpoint.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import type { MetricsLog, MetricsRow } from "../metrics/metrics-file.ts";
+import { formatStepLine, stepRow } from "../metrics/step-report.ts";
+import type { TrainEnv } from "../rollouts/collect-batch.ts";
 import type { PromptSourceState } from "../rollouts/prompt-source.ts";
-import type { MetricsLog } from "./metrics-log.ts";
-import type { MetricsRow } from "./metrics-row.ts";
-import { type RunProgress, saveRunCheckpoint } from "./run-checkpoint.ts";
-import type { RunLayout } from "./run-layout.ts";
-import type { SamplerSide } from "./sampler-side.ts";
-import { formatStepLine } from "./step-line.ts";
-import { stepRow } from "./step-metrics.ts";
+import type { RunLayout } from "../run-layout.ts";
+import type { BatchQueue, PolicyVersions } from "./handoff.ts";
+import type { OffPolicySchedule } from "./off-policy.ts";
+import type { ProducedBatch } from "./sampler-side.ts";
 
 /** What the trainer side works with. */
 export interface TrainerSide {
   config: ResolvedTrainConfig;
+  schedule: OffPolicySchedule;
   layout: RunLayout;
   trainer: Trainer;
   metrics: MetricsLog;
-  side: SamplerSide;
+  /** The batches the sampler side collects, in order. */
+  queue: BatchQueue<ProducedBatch>;
+  /** Where each trained step's policy is published, for the sampler side to wait on. */
+  versions: PolicyVersions;
+  /** The run's environments, for the per-environment rewards of each step's row. */
+  envs_E: readonly TrainEnv[];
   start: number;
   elapsedBefore: number;
   attemptStarted: number;
@@ -37,7 +44,6 @@ export interface TrainerSide {
 /** Trains steps start .. max_steps − 1 as their batches arrive; stops early with the sampler. */
 export async function trainSteps(t: TrainerSide): Promise<{ steps: number; checkpoint: string | undefined }> {
   const { config, layout, trainer } = t;
-  const A = config.max_async_level;
   const schedule = lrSchedule(config);
   let steps = t.start;
   let sourceAtSteps = t.initialSource;
@@ -47,12 +53,10 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
   let stepStarted = performance.now();
   const writeCheckpoint = async (): Promise<void> => {
     const started = performance.now();
-    const pending = new Set<number>();
-    for (let b = steps; b < steps + A; b++) if (Math.max(0, b - A) < steps) pending.add(Math.max(0, b - A));
     const progress: RunProgress = {
       step: steps,
       source: sourceAtSteps,
-      policies: [...pending].sort((a, b) => a - b),
+      policies: t.schedule.checkpointPolicies(steps),
       elapsed_ms: t.elapsedBefore + (Date.now() - t.attemptStarted),
       config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
       saved_at: new Date().toISOString(),
@@ -71,7 +75,7 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
 
   while (steps < config.max_steps) {
     const waitStarted = performance.now();
-    const produced = await t.side.queue.take();
+    const produced = await t.queue.take();
     if (produced === undefined) break;
     const waitMs = performance.now() - waitStarted;
     const result = await trainStep(
@@ -94,8 +98,8 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
     const saveMs = performance.now() - saveStarted;
     steps += 1;
     sourceAtSteps = produced.sourceAfter;
-    t.side.versions.publish(steps);
-    const row = stepRow(steps, produced.batch, result, t.side.envs_E, {
+    t.versions.publish(steps);
+    const row = stepRow(steps, produced.batch, result, t.envs_E, {
       step: performance.now() - stepStarted,
       wait_for_batch: waitMs,
       generate: produced.batch.generationMs,
@@ -111,16 +115,20 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
     stepStarted = performance.now();
     const interval = config.checkpoints.interval;
     if ((interval > 0 && steps % interval === 0) || steps === config.max_steps) await writeCheckpoint();
-    await pruneWeights(layout, steps - A - 1);
+    await pruneWeights(layout, t.schedule.oldestNeeded(steps));
   }
   if (steps > checkpointedStep) await writeCheckpoint(); // interrupted: keep every finished step
   return { steps, checkpoint };
 }
 
-/** Deletes policy weights older than `before` (checkpoints hold their own links). */
-async function pruneWeights(layout: RunLayout, before: number): Promise<void> {
-  for (let v = before - 1; v >= Math.max(0, before - 4); v--)
-    await rm(layout.weights(v), { recursive: true, force: true });
+/** Deletes the policy weights older than `oldest`, which the run never loads again. */
+async function pruneWeights(layout: RunLayout, oldest: number): Promise<void> {
+  for (const name of await readdir(layout.weightsDir)) {
+    const version = /^step_(\d+)$/.exec(name)?.[1];
+    if (version !== undefined && Number(version) < oldest) {
+      await rm(layout.weights(Number(version)), { recursive: true, force: true });
+    }
+  }
 }
 
 function lossOf(config: ResolvedTrainConfig): LossInput {

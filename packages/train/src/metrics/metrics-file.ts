@@ -1,7 +1,10 @@
 /**
- * The rows of metrics.jsonl: one `train` row per optimizer step and one `eval` row per evaluation
- * of an environment. Written as each happens; `vf plot` and resume read them back.
+ * metrics.jsonl: one `train` row per optimizer step and one `eval` row per evaluation of an
+ * environment, appended one line at a time as each happens, and read back leniently by `vf plot`
+ * and resume (a run killed mid-write leaves at most a partial last line, which is skipped). Each
+ * checkpoint keeps a copy, which a resumed run starts from, so every step appears once.
  */
+import { appendFile, readFile } from "node:fs/promises";
 import { z } from "zod";
 
 /** Milliseconds spent in each part of a step. */
@@ -92,3 +95,44 @@ export type EvalRow = z.infer<typeof EvalRow>;
 /** A row of metrics.jsonl. */
 export const MetricsRow = z.discriminatedUnion("kind", [TrainRow, EvalRow]);
 export type MetricsRow = z.infer<typeof MetricsRow>;
+
+/** Appends rows to a metrics file. */
+export class MetricsLog {
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(readonly path: string) {}
+
+  /** Appends one row; rows are written in call order. */
+  append(row: MetricsRow): Promise<void> {
+    const line = `${JSON.stringify(row)}\n`;
+    this.writes = this.writes.then(() => appendFile(this.path, line));
+    return this.writes;
+  }
+
+  /** Resolves when every row appended so far is on disk. */
+  flush(): Promise<void> {
+    return this.writes;
+  }
+}
+
+/** The rows of a metrics file, and how many lines were not rows (a killed run's partial last line). */
+export async function readMetrics(path: string): Promise<{ rows: MetricsRow[]; skipped: number }> {
+  const text = await readFile(path, "utf8");
+  const rows: MetricsRow[] = [];
+  let skipped = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const parsed = MetricsRow.safeParse(parseJson(line));
+    if (parsed.success) rows.push(parsed.data);
+    else skipped += 1;
+  }
+  return { rows, skipped };
+}
+
+function parseJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined; // not JSON: counted as skipped by the caller
+  }
+}

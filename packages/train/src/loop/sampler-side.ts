@@ -1,24 +1,25 @@
 /**
  * The sampler side of a run: for each step's batch, in order, wait until the policy it must be
- * sampled with is published, have the inference server load it, evaluate it when an evaluation is
- * due, collect the batch, and queue it for the trainer.
+ * sampled with (off-policy.ts) is published, have the inference server load it, evaluate it when
+ * an evaluation is due, collect the batch, and queue it for the trainer.
  *
- * Batch b is sampled with the policy of step max(0, b − A), A = max_async_level: the batch of
- * step k+1 is being sampled while the trainer works on step k, never more than A steps behind.
- * Which policy samples which batch is fixed by b alone, never by timing, so every run of a config
- * (and every resumed run) samples the same tokens.
+ * An evaluation runs each environment's eval split (its first `num_examples` rows, the same rows
+ * every time) against the policy the inference server holds, with the training sampling args
+ * (overridden by [eval.sampling]) and a seed fixed per policy version, so a resumed run's
+ * evaluations repeat the unbroken run's.
  */
-import type { SamplingArgs } from "@vf-rl/core";
+import { evaluate, type SamplingArgs } from "@vf-rl/core";
 import type { DifficultyThresholds } from "../algorithm/difficulty-filter.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { InferenceEndpoint } from "../inference/inference-endpoint.ts";
-import { type CollectedBatch, collectBatch, type TrainEnv } from "../rollouts/collect-batch.ts";
-import type { PolicyClient } from "../rollouts/policy-client.ts";
+import type { EvalRow } from "../metrics/metrics-file.ts";
+import { rewardInterval } from "../metrics/step-report.ts";
+import { type CollectedBatch, collectBatch, serverRunner, type TrainEnv } from "../rollouts/collect-batch.ts";
+import { mixSeed, type PolicyClient } from "../rollouts/policy-client.ts";
 import type { PromptSource, PromptSourceState } from "../rollouts/prompt-source.ts";
-import { evaluatePolicy } from "./evaluate-policy.ts";
+import type { RunLayout } from "../run-layout.ts";
 import type { BatchQueue, PolicyVersions } from "./handoff.ts";
-import type { EvalRow } from "./metrics-row.ts";
-import type { RunLayout } from "./run-layout.ts";
+import type { OffPolicySchedule } from "./off-policy.ts";
 
 /** A batch on its way to the trainer. */
 export interface ProducedBatch {
@@ -34,6 +35,7 @@ export interface ProducedBatch {
 /** What the sampler side works with. */
 export interface SamplerSide {
   config: ResolvedTrainConfig;
+  schedule: OffPolicySchedule;
   layout: RunLayout;
   envs_E: readonly TrainEnv[];
   source: PromptSource;
@@ -53,13 +55,12 @@ export interface SamplerSide {
 /** Samples the batches of steps `from` .. max_steps − 1; returns early when stopped. */
 export async function produceBatches(side: SamplerSide, from: number): Promise<void> {
   const { config } = side;
-  const A = config.max_async_level;
   const thresholds: DifficultyThresholds = {
     easyThreshold: config.easy_threshold,
     hardThreshold: config.hard_threshold,
   };
   for (let b = from; b < config.max_steps; b++) {
-    const need = Math.max(0, b - A);
+    const need = side.schedule.policyOf(b);
     if (!(await side.versions.until(need)) || side.signal.aborted) return;
     const updateWeightsMs = await loadPolicy(side, need);
     await evaluateIfDue(side, need);
@@ -110,18 +111,33 @@ export async function evaluateIfDue(side: SamplerSide, version: number): Promise
   const config = side.config;
   const evalConfig = config.eval;
   if (evalConfig === undefined || !evalDue(config, version) || side.evaluated.has(version)) return;
-  const rows = await evaluatePolicy({
-    envs_E: side.envs_E,
-    client: side.client,
-    model: side.inference.model,
-    sampling: side.sampling,
-    eval: evalConfig,
-    maxConcurrent: config.max_concurrent,
-    version,
-    seed: config.seed,
-    signal: side.signal,
-  });
-  if (rows.length < side.envs_E.length) return; // cancelled part way: not counted as done
+  const rows: EvalRow[] = [];
+  for (const [index, { id, env, server }] of side.envs_E.entries()) {
+    const started = performance.now();
+    const sampling = { ...side.sampling, ...evalConfig.sampling };
+    const result = await evaluate(env, {
+      ...(server ? { runUnit: serverRunner(server, side.client, side.inference.model, sampling) } : {}),
+      clients: side.client.forGroup(mixSeed(config.seed, 0xe7a1, index, version)),
+      model: side.inference.model,
+      sampling,
+      numExamples: evalConfig.num_examples,
+      rolloutsPerExample: evalConfig.rollouts_per_example,
+      maxConcurrent: config.max_concurrent,
+      maxRetries: 2,
+      signal: side.signal,
+    });
+    if (result.cancelled) return; // cancelled part way: not counted as done
+    const rewards = result.records.map((r) => r.reward);
+    rows.push({
+      kind: "eval",
+      step: version,
+      time: Date.now() / 1000,
+      env: id,
+      ...rewardInterval(rewards),
+      rollouts: rewards.length,
+      time_ms: performance.now() - started,
+    });
+  }
   side.evaluated.add(version);
   for (const row of rows) await side.onEval(row);
 }

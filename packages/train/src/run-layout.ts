@@ -2,10 +2,11 @@
  * Where a training run keeps its files, all under the run folder (`output_dir`):
  *
  *   config.toml             the resolved config the run started with
- *   metrics.jsonl           one row per step and per evaluation (metrics-row.ts)
+ *   metrics.jsonl           one row per step and per evaluation (metrics/metrics-file.ts)
  *   weights/step_N/         the policy after N steps (config.json, model.safetensors), for the
- *                           inference server to load; only the newest few are kept
- *   checkpoints/step_N/     what --resume needs (run-checkpoint.ts)
+ *                           inference server to load; only those it can still load are
+ *                           kept (loop/off-policy.ts)
+ *   checkpoints/step_N/     what --resume needs (checkpoints/run-checkpoint.ts)
  *   reward-curve.svg/.html  the reward curve (vf plot RUN_DIR redraws it)
  */
 import { join } from "node:path";

@@ -8,9 +8,8 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { UserError } from "@vf-rl/core";
 import { type ChartSeries, escapeXml, lineChartSvg } from "../charts/line-chart.ts";
-import { readMetrics } from "./metrics-log.ts";
-import type { EvalRow, MetricsRow, TrainRow } from "./metrics-row.ts";
-import type { RunLayout } from "./run-layout.ts";
+import type { RunLayout } from "../run-layout.ts";
+import { type EvalRow, type MetricsRow, readMetrics, type TrainRow } from "./metrics-file.ts";
 
 const EVAL_COLOURS = ["#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"];
 

@@ -2,7 +2,8 @@
  * `vf train` as a function: the whole RL loop of a config, from the first step (or the newest
  * checkpoint with `resume`) to max_steps. The sampler side (sampler-side.ts) collects batches
  * while the trainer side (trainer-side.ts) trains on them: forwardBackward and optimStep through
- * the trainer protocol, saveWeights, and the inference server loads them for the batches that follow.
+ * the trainer protocol, saveWeights, and the inference server loads them for the batches that
+ * follow, each batch from the policy the off-policy schedule names (off-policy.ts).
  * Each step goes to the console and to metrics.jsonl; checkpoints every checkpoints.interval steps
  * and when the run ends or is interrupted; the reward curve at the end.
  */
@@ -12,6 +13,7 @@ import { CancelledError } from "@vf-rl/core";
 import { makeFolder } from "@vf-rl/core/results";
 import { type Trainer, TrainerHttpError } from "@vf-rl/engine";
 import { stringify as stringifyToml } from "smol-toml";
+import { restoreRun, resumeProblems } from "../checkpoints/resume-run.ts";
 import { configNotes } from "../config/config-rules.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import { vfErrorOf } from "../engine-errors.ts";
@@ -20,15 +22,15 @@ import {
   type InferenceEndpoint,
   startLocalInference,
 } from "../inference/inference-endpoint.ts";
+import { MetricsLog, type MetricsRow } from "../metrics/metrics-file.ts";
+import { writeRewardCurve } from "../metrics/reward-curve.ts";
+import { formatEvalLine } from "../metrics/step-report.ts";
 import { PolicyClient } from "../rollouts/policy-client.ts";
 import { PromptSource } from "../rollouts/prompt-source.ts";
+import { RunLayout } from "../run-layout.ts";
 import { BatchQueue, PolicyVersions } from "./handoff.ts";
-import { MetricsLog } from "./metrics-log.ts";
-import type { MetricsRow } from "./metrics-row.ts";
+import { OffPolicySchedule } from "./off-policy.ts";
 import { loadRunEnvironments, openTrainer } from "./open-run.ts";
-import { restoreRun, resumeProblems } from "./resume-run.ts";
-import { writeRewardCurve } from "./reward-curve.ts";
-import { RunLayout } from "./run-layout.ts";
 import {
   evalDue,
   evaluateIfDue,
@@ -37,7 +39,6 @@ import {
   produceBatches,
   type SamplerSide,
 } from "./sampler-side.ts";
-import { formatEvalLine } from "./step-line.ts";
 import { trainSteps } from "./trainer-side.ts";
 
 /** Options of `runTraining`. */
@@ -79,6 +80,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   // absolute, as folders are named to the inference server and a remote trainer
   const layout = new RunLayout(resolve(config.output_dir));
+  const schedule = new OffPolicySchedule(config.max_async_level);
   const attemptStarted = Date.now();
   const stop = new AbortController();
   const onAbort = (): void => stop.abort();
@@ -102,7 +104,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
     if (found) log(`resuming ${layout.dir} from ${found.dir} (step ${start} of ${config.max_steps})`);
     else await writeFile(layout.configFile, stringifyToml(config as unknown as Record<string, unknown>));
     if (!found) await trainer.saveWeights(layout.weights(0));
-    const firstPolicy = Math.max(0, start - config.max_async_level);
+    const firstPolicy = schedule.policyOf(start);
     inference =
       config.inference.url === undefined
         ? await startLocalInference(layout.weights(firstPolicy))
@@ -125,6 +127,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
     };
     const side: SamplerSide = {
       config,
+      schedule,
       layout,
       envs_E,
       source: new PromptSource(rows_E, config.seed, restored?.source),
@@ -153,10 +156,13 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
 
     const trained = await trainSteps({
       config,
+      schedule,
       layout,
       trainer,
       metrics,
-      side,
+      queue,
+      versions,
+      envs_E,
       start,
       elapsedBefore: restored?.elapsedMs ?? 0,
       attemptStarted,

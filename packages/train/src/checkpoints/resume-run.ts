@@ -10,17 +10,17 @@ import { join } from "node:path";
 import { UserError } from "@vf-rl/core";
 import type { Trainer } from "@vf-rl/engine";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import { readMetrics } from "../metrics/metrics-file.ts";
 import type { PromptSourceState } from "../rollouts/prompt-source.ts";
-import { linkOrCopy } from "./link-or-copy.ts";
-import { readMetrics } from "./metrics-log.ts";
+import type { RunLayout } from "../run-layout.ts";
 import {
   type FoundCheckpoint,
   latestCheckpoint,
+  linkOrCopy,
   METRICS_FILE,
   policyDir,
   trainerStateDir,
 } from "./run-checkpoint.ts";
-import type { RunLayout } from "./run-layout.ts";
 
 /** Keys that may change between attempts of one run; every other key must stay as it was. */
 const CHANGEABLE = new Set(["max_steps", "eval", "checkpoints", "trainer", "inference", "output_dir"]);

@@ -2,9 +2,9 @@
  * Checkpoints of a run, for an exact `--resume`. `checkpoints/step_N/` holds:
  *
  *   trainer/        the trainer's whole state after N steps (weights, AdamW moments, step count)
- *   policies/step_K the weights the batches already due were sampled with: with
- *                   max_async_level A, batches N .. N+A-1 come from the policies of steps
- *                   N-A .. N-1, and a resumed run samples them again from those very weights
+ *   policies/step_K the weights the batches already due are sampled with (which ones: the
+ *                   run's off-policy schedule, off-policy.ts), so a resumed run samples them
+ *                   again from those very weights
  *   metrics.jsonl   the run's metrics up to that step
  *   progress.json   the step, the data order (prompt source state, its generator included), the
  *                   time spent so far, the config
@@ -14,13 +14,12 @@
  * files are hard links when the file system allows (copies otherwise).
  */
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CONFIG_FILE, type Trainer, WEIGHTS_FILE } from "@vf-rl/engine";
 import { z } from "zod";
 import { PromptSourceState } from "../rollouts/prompt-source.ts";
-import { linkOrCopy } from "./link-or-copy.ts";
-import type { RunLayout } from "./run-layout.ts";
+import type { RunLayout } from "../run-layout.ts";
 
 /** progress.json of a checkpoint. */
 export const RunProgress = z.object({
@@ -128,5 +127,14 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined; // fails the schema below, so the next older checkpoint is tried
+  }
+}
+
+/** Puts `from` at `to` as well: a hard link where the file system allows, a copy otherwise. */
+export async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch {
+    await copyFile(from, to); // another file system, or one without hard links
   }
 }

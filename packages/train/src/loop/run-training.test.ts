@@ -1,16 +1,15 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SystemError, UserError } from "@vf-rl/core";
 import { startEngineServer } from "@vf-rl/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkpointSteps } from "../checkpoints/run-checkpoint.ts";
 import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
+import { type MetricsRow, readMetrics, type TrainRow } from "../metrics/metrics-file.ts";
+import { RunLayout } from "../run-layout.ts";
 import { tinyRunConfig, writeTinyModel } from "../testing/index.ts";
-import { readMetrics } from "./metrics-log.ts";
-import type { MetricsRow, TrainRow } from "./metrics-row.ts";
-import { checkpointSteps } from "./run-checkpoint.ts";
-import { RunLayout } from "./run-layout.ts";
 import { runTraining } from "./run-training.ts";
 
 let root: string;
@@ -122,6 +121,20 @@ describe("a training run", () => {
     expect(loaded.map((line) => line.replace(/ from .*\/weights\//, " "))).toEqual([
       "loaded weights step_0",
       "loaded weights step_1",
+    ]);
+  });
+
+  it("keeps only the policy weights the run can still load (max_async_level 2: the last three)", async () => {
+    const run = config("pruned", { max_async_level: 2 });
+    await mkdir(join(run.output_dir, "weights", "step_99999"), { recursive: true }); // newer: left alone
+    const result = await runTraining({ config: run, log: quiet });
+    expect(result.steps).toBe(4);
+    // batch 4 would be sampled by policy 2: policies 0 and 1 are never loaded again
+    expect((await readdir(join(run.output_dir, "weights"))).sort()).toEqual([
+      "step_2",
+      "step_3",
+      "step_4",
+      "step_99999",
     ]);
   });
 
