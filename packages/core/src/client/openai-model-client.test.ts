@@ -167,12 +167,13 @@ describe("OpenAIModelClient", () => {
   });
 
   it("gives up after timeoutSeconds with an InfraError saying what to raise", async () => {
-    const { client } = await setup({ latencySeconds: 5 }, { timeoutSeconds: 0.1 });
+    // The answer would take a minute: ending well before it shows the timeout ended the call.
+    const { client } = await setup({ latencySeconds: 60 }, { timeoutSeconds: 0.1 });
     const started = Date.now();
     const error = await client.chat({ model: "scripted", messages, sampling: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InfraError);
     expect((error as Error).message).toContain("timed out after 0.1 s: raise timeoutSeconds");
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("throws ModelHttpError with the status once retries run out", async () => {
@@ -215,7 +216,8 @@ describe("OpenAIModelClient", () => {
     expect(error).toBeInstanceOf(EndpointUnreachableError);
     expect((error as Error).message).toContain(`${url}/chat/completions`);
     expect((error as Error).message).toContain("check that the server is running");
-    expect(Date.now() - started).toBeLessThan(1000);
+    // A hang (waiting on a connect timeout) would take far longer than this.
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("throws InvalidModelResponseError naming the URL for a body that is not JSON", async () => {
@@ -323,7 +325,8 @@ describe("OpenAIModelClient", () => {
   });
 
   it("stops promptly with CancelledError when aborted during a call", async () => {
-    const { client } = await setup({ latencySeconds: 10 });
+    // The answer would take a minute: ending well before it shows the abort ended the call.
+    const { client } = await setup({ latencySeconds: 60 });
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 50);
@@ -331,13 +334,14 @@ describe("OpenAIModelClient", () => {
       .chat({ model: "scripted", messages, sampling: {} }, { signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("stops promptly with CancelledError when aborted while waiting to retry", async () => {
     const { client } = await setup(
       { reply: () => ({ type: "error", status: 429, message: "slow down" }) },
-      { retryDelaySeconds: 10 },
+      // The retry would wait a minute: ending well before it shows the abort ended the wait.
+      { retryDelaySeconds: 60, maxRetryDelaySeconds: 60 },
     );
     const controller = new AbortController();
     const started = Date.now();
@@ -346,7 +350,7 @@ describe("OpenAIModelClient", () => {
       .chat({ model: "scripted", messages, sampling: {} }, { signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("rejects stream and a non-object extra_body with a user error", async () => {

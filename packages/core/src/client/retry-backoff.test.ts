@@ -28,7 +28,7 @@ describe("sleep", () => {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 20);
-    await expect(sleep(10_000, controller.signal)).rejects.toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    await expect(sleep(120_000, controller.signal)).rejects.toBeInstanceOf(CancelledError);
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

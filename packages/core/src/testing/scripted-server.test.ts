@@ -160,14 +160,14 @@ describe("startScriptedServer", () => {
 
   it("waits latencySeconds before answering, per request when it is a function", async () => {
     const { client } = await serve({
-      latencySeconds: (request) => (lastUserText(request.messages) === "slow" ? 0.4 : 0),
+      latencySeconds: (request) => (lastUserText(request.messages) === "slow" ? 3 : 0),
     });
     let started = Date.now();
     await client.chat({ model: "m", messages: [{ role: "user", content: "slow" }], sampling: {} });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2990);
     started = Date.now();
     await client.chat({ model: "m", messages: [{ role: "user", content: "fast" }], sampling: {} });
-    expect(Date.now() - started).toBeLessThan(390);
+    expect(Date.now() - started).toBeLessThan(2990);
   });
 
   it("keeps no bodies when record is false", async () => {
