@@ -53,7 +53,9 @@ export type { DecodeOptions, EncodeOptions, SpecialToken } from "./tokenizer/tok
 export { ByteTokenizer, SPECIAL_TOKENS, tokenizer } from "./tokenizer/tokenizer.ts";
 export { HttpTrainer, type HttpTrainerOptions } from "./trainer/http/http-trainer.ts";
 export {
+  createTrainerApp,
   startTrainerServer,
+  type TrainerAppOptions,
   type TrainerServer,
   type TrainerServerOptions,
 } from "./trainer/http/trainer-server.ts";

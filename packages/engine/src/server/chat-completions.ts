@@ -4,13 +4,13 @@
  * or `logprobs`, and tool calls parsed from `<tool_call>` blocks when it offers tools.
  */
 import { randomBytes } from "node:crypto";
-import type { ServerResponse } from "node:http";
+import type { Context } from "hono";
 import type { TokenEvent } from "../sampling/batch-sampler.ts";
 import { type ParsedToolCall, parseToolCalls } from "../tokenizer/chat-template.ts";
 import { badRequest, invalidBody } from "./api-error.ts";
 import { chatPrompt } from "./chat-prompt.ts";
+import { eventStream } from "./event-stream.ts";
 import type { Generated } from "./generation-scheduler.ts";
-import { EventStream, sendJson } from "./http-io.ts";
 import { samplingParamsOf } from "./request-sampling.ts";
 import { ChatCompletionRequest } from "./request-schemas.ts";
 import { checkModel, generateChoices, type RouteContext } from "./route-context.ts";
@@ -25,13 +25,8 @@ interface WireToolCall {
   function: { name: string; arguments: string };
 }
 
-/** Answers one chat-completions request (`signal` aborts when the client goes away). */
-export async function chatCompletions(
-  body: unknown,
-  ctx: RouteContext,
-  res: ServerResponse,
-  signal: AbortSignal,
-): Promise<void> {
+/** Answers one chat-completions request; generation stops when the client goes away. */
+export async function chatCompletions(c: Context, body: unknown, ctx: RouteContext): Promise<Response> {
   const parsed = ChatCompletionRequest.safeParse(body);
   if (!parsed.success) throw invalidBody(parsed.error, "chat completion request");
   const request = parsed.data;
@@ -59,10 +54,11 @@ export async function chatCompletions(
   const id = `chatcmpl-${randomBytes(12).toString("hex")}`;
   const created = Math.floor(Date.now() / 1000);
   const head = { id, created, model: ctx.modelName };
+  const signal = c.req.raw.signal;
 
   if (request.stream !== true) {
     const generated = await generateChoices(ctx, prompt, params, n, { topLogprobs, signal });
-    sendJson(res, 200, {
+    return c.json({
       ...head,
       object: "chat.completion",
       choices: generated.map((g, index) => {
@@ -86,62 +82,58 @@ export async function chatCompletions(
       usage: usage(prompt.length, generated),
       ...(returnTokens ? { prompt_token_ids: prompt } : {}),
     });
-    return;
   }
 
   // streamed: one chunk per token and choice, then a usage chunk, then [DONE]
-  const events = new EventStream(res);
-  const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    events.send({ ...head, object: "chat.completion.chunk", choices: [choice], ...extra });
-  for (let index = 0; index < n; index++) {
-    chunk(
-      { index, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null },
-      returnTokens && index === 0 ? { prompt_token_ids: prompt } : {},
-    );
-  }
-  const streams = Array.from({ length: n }, () => new TextStream(params.stop, tools.length > 0));
-  const onToken = (index: number, event: TokenEvent): void => {
-    const stream = streams[index]!;
-    let content = stream.push(event.token);
-    let toolCalls: ParsedToolCall[] = [];
-    if (event.finish !== null) {
-      const { stopReason } = event.finish;
-      const end = stream.finish(
-        typeof stopReason === "string" ? new TextEncoder().encode(stopReason).length : 0,
+  return eventStream(c, async (events) => {
+    const chunk = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      events.send({ ...head, object: "chat.completion.chunk", choices: [choice], ...extra });
+    for (let index = 0; index < n; index++) {
+      chunk(
+        { index, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null },
+        returnTokens && index === 0 ? { prompt_token_ids: prompt } : {},
       );
-      content += end.content;
-      toolCalls = end.toolCalls;
     }
-    if (content === "" && event.finish === null && !wantLogprobs && !returnTokens) return;
-    const delta: Record<string, unknown> = content !== "" ? { content } : {};
-    if (toolCalls.length > 0) delta.tool_calls = wireToolCalls(toolCalls).map((c, i) => ({ ...c, index: i }));
-    chunk({
-      index,
-      delta,
-      logprobs: wantLogprobs
-        ? { content: logprobEntries([event.token], [event.logprob], [event.top]) }
-        : null,
-      finish_reason: event.finish === null ? null : toolCalls.length > 0 ? "tool_calls" : event.finish.reason,
-      ...(event.finish !== null ? { stop_reason: event.finish.stopReason } : {}),
-      ...(returnTokens ? { token_ids: [event.token] } : {}),
-    });
-  };
-  let generated: Generated[];
-  try {
-    generated = await generateChoices(ctx, prompt, params, n, { topLogprobs, signal, onToken });
-  } catch (error) {
-    events.fail(error as Error);
-    return;
-  }
-  if (request.stream_options?.include_usage !== false) {
-    events.send({
-      ...head,
-      object: "chat.completion.chunk",
-      choices: [],
-      usage: usage(prompt.length, generated),
-    });
-  }
-  events.done();
+    const streams = Array.from({ length: n }, () => new TextStream(params.stop, tools.length > 0));
+    const onToken = (index: number, event: TokenEvent): void => {
+      const stream = streams[index]!;
+      let content = stream.push(event.token);
+      let toolCalls: ParsedToolCall[] = [];
+      if (event.finish !== null) {
+        const { stopReason } = event.finish;
+        const end = stream.finish(
+          typeof stopReason === "string" ? new TextEncoder().encode(stopReason).length : 0,
+        );
+        content += end.content;
+        toolCalls = end.toolCalls;
+      }
+      if (content === "" && event.finish === null && !wantLogprobs && !returnTokens) return;
+      const delta: Record<string, unknown> = content !== "" ? { content } : {};
+      if (toolCalls.length > 0)
+        delta.tool_calls = wireToolCalls(toolCalls).map((call, i) => ({ ...call, index: i }));
+      chunk({
+        index,
+        delta,
+        logprobs: wantLogprobs
+          ? { content: logprobEntries([event.token], [event.logprob], [event.top]) }
+          : null,
+        finish_reason:
+          event.finish === null ? null : toolCalls.length > 0 ? "tool_calls" : event.finish.reason,
+        ...(event.finish !== null ? { stop_reason: event.finish.stopReason } : {}),
+        ...(returnTokens ? { token_ids: [event.token] } : {}),
+      });
+    };
+    const generated = await generateChoices(ctx, prompt, params, n, { topLogprobs, signal, onToken });
+    if (request.stream_options?.include_usage !== false) {
+      events.send({
+        ...head,
+        object: "chat.completion.chunk",
+        choices: [],
+        usage: usage(prompt.length, generated),
+      });
+    }
+    await events.done();
+  });
 }
 
 function wireToolCalls(calls: readonly ParsedToolCall[]): WireToolCall[] {

@@ -6,27 +6,21 @@
  * `token_ids`.
  */
 import { randomBytes } from "node:crypto";
-import type { ServerResponse } from "node:http";
+import type { Context } from "hono";
 import type { ModelConfig } from "../config.ts";
 import type { TokenEvent } from "../sampling/batch-sampler.ts";
 import { tokenizer } from "../tokenizer/tokenizer.ts";
 import { badRequest, contextLengthExceeded, invalidBody } from "./api-error.ts";
 import { usage } from "./chat-completions.ts";
-import type { Generated } from "./generation-scheduler.ts";
-import { EventStream, sendJson } from "./http-io.ts";
+import { eventStream } from "./event-stream.ts";
 import { samplingParamsOf } from "./request-sampling.ts";
 import { CompletionRequest } from "./request-schemas.ts";
 import { checkModel, generateChoices, type RouteContext } from "./route-context.ts";
 import { TextStream } from "./text-stream.ts";
 import { legacyLogprobs } from "./token-logprobs.ts";
 
-/** Answers one completions request (`signal` aborts when the client goes away). */
-export async function completions(
-  body: unknown,
-  ctx: RouteContext,
-  res: ServerResponse,
-  signal: AbortSignal,
-): Promise<void> {
+/** Answers one completions request; generation stops when the client goes away. */
+export async function completions(c: Context, body: unknown, ctx: RouteContext): Promise<Response> {
   const parsed = CompletionRequest.safeParse(body);
   if (!parsed.success) throw invalidBody(parsed.error, "completion request");
   const request = parsed.data;
@@ -41,12 +35,13 @@ export async function completions(
   const returnTokens = request.return_token_ids === true || wantLogprobs;
   const head = { id: `cmpl-${randomBytes(12).toString("hex")}`, created: Math.floor(Date.now() / 1000) };
   const promptCount = prompts.reduce((sum, p) => sum + p.length, 0);
+  const signal = c.req.raw.signal;
 
   if (request.stream !== true) {
     const generated = await Promise.all(
       prompts.map((prompt, i) => generateChoices(ctx, prompt, paramsList[i]!, n, { topLogprobs, signal })),
     );
-    sendJson(res, 200, {
+    return c.json({
       ...head,
       object: "text_completion",
       model: ctx.modelName,
@@ -64,61 +59,55 @@ export async function completions(
       ),
       usage: usage(promptCount, generated.flat()),
     });
-    return;
   }
 
-  const events = new EventStream(res);
-  const onToken = (i: number) => {
-    const streams = Array.from({ length: n }, () => new TextStream(paramsList[i]!.stop, false));
-    return (j: number, event: TokenEvent): void => {
-      let text = streams[j]!.push(event.token);
-      if (event.finish !== null) {
-        const { stopReason } = event.finish;
-        text += streams[j]!.finish(
-          typeof stopReason === "string" ? new TextEncoder().encode(stopReason).length : 0,
-        ).content;
-      }
-      if (text === "" && event.finish === null && !wantLogprobs && !returnTokens) return;
-      events.send({
-        ...head,
-        object: "text_completion",
-        model: ctx.modelName,
-        choices: [
-          {
-            index: i * n + j,
-            text,
-            logprobs: wantLogprobs
-              ? legacyLogprobs([event.token], [event.logprob], [event.top], topLogprobs > 0)
-              : null,
-            finish_reason: event.finish?.reason ?? null,
-            ...(event.finish !== null ? { stop_reason: event.finish.stopReason } : {}),
-            ...(returnTokens ? { token_ids: [event.token] } : {}),
-          },
-        ],
-      });
+  return eventStream(c, async (events) => {
+    const onToken = (i: number) => {
+      const streams = Array.from({ length: n }, () => new TextStream(paramsList[i]!.stop, false));
+      return (j: number, event: TokenEvent): void => {
+        let text = streams[j]!.push(event.token);
+        if (event.finish !== null) {
+          const { stopReason } = event.finish;
+          text += streams[j]!.finish(
+            typeof stopReason === "string" ? new TextEncoder().encode(stopReason).length : 0,
+          ).content;
+        }
+        if (text === "" && event.finish === null && !wantLogprobs && !returnTokens) return;
+        events.send({
+          ...head,
+          object: "text_completion",
+          model: ctx.modelName,
+          choices: [
+            {
+              index: i * n + j,
+              text,
+              logprobs: wantLogprobs
+                ? legacyLogprobs([event.token], [event.logprob], [event.top], topLogprobs > 0)
+                : null,
+              finish_reason: event.finish?.reason ?? null,
+              ...(event.finish !== null ? { stop_reason: event.finish.stopReason } : {}),
+              ...(returnTokens ? { token_ids: [event.token] } : {}),
+            },
+          ],
+        });
+      };
     };
-  };
-  let generated: Generated[][];
-  try {
-    generated = await Promise.all(
+    const generated = await Promise.all(
       prompts.map((prompt, i) =>
         generateChoices(ctx, prompt, paramsList[i]!, n, { topLogprobs, signal, onToken: onToken(i) }),
       ),
     );
-  } catch (error) {
-    events.fail(error as Error);
-    return;
-  }
-  if (request.stream_options?.include_usage !== false) {
-    events.send({
-      ...head,
-      object: "text_completion",
-      model: ctx.modelName,
-      choices: [],
-      usage: usage(promptCount, generated.flat()),
-    });
-  }
-  events.done();
+    if (request.stream_options?.include_usage !== false) {
+      events.send({
+        ...head,
+        object: "text_completion",
+        model: ctx.modelName,
+        choices: [],
+        usage: usage(promptCount, generated.flat()),
+      });
+    }
+    await events.done();
+  });
 }
 
 /** The token ids of each prompt, checked against the vocabulary and the context. */

@@ -2,13 +2,16 @@
  * Serves any `Trainer` over HTTP (the routes of trainer-wire.ts), so the gradient work can run on
  * another machine than the orchestrator: `vf trainer serve` puts the engine behind it, and
  * `HttpTrainer` is the client. Calls are answered in arrival order by the trainer, which runs them
- * one at a time.
+ * one at a time. `createTrainerApp` is the hono app (test it in process with `app.request()`),
+ * `startTrainerServer` listens with it.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type Context, Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import type { ModelConfig } from "../../config.ts";
 import { EngineError } from "../../errors.ts";
+import { type BodyLimit, readJsonBody } from "../../http/json-body.ts";
+import { serveApp } from "../../http/serve-app.ts";
 import { issuePath } from "../../schema-issues.ts";
 import type { Trainer } from "../protocol.ts";
 import {
@@ -18,18 +21,22 @@ import {
   type TrainerRoute,
 } from "./trainer-wire.ts";
 
+/** Options of `createTrainerApp`. */
+export interface TrainerAppOptions {
+  /** The served model's architecture, reported by GET /health. */
+  config?: ModelConfig;
+  /** Largest request body in bytes (default 256 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** Receives one line per failed call (default: stderr). */
+  log?: (line: string) => void;
+}
+
 /** Options of `startTrainerServer`. */
-export interface TrainerServerOptions {
+export interface TrainerServerOptions extends TrainerAppOptions {
   /** Port to listen on (default 0: a free port). */
   port?: number;
   /** Interface to listen on (default 127.0.0.1; 0.0.0.0 to accept other machines). */
   host?: string;
-  /** The served model's architecture, reported by GET /health. */
-  config?: ModelConfig;
-  /** Largest request body in bytes (default 256 MiB). */
-  maxBodyBytes?: number;
-  /** Receives one line per failed call (default: stderr). */
-  log?: (line: string) => void;
 }
 
 /** A running trainer server. */
@@ -43,29 +50,22 @@ export interface TrainerServer {
 
 const DEFAULTS = { port: 0, host: "127.0.0.1", maxBodyBytes: 256 * 1024 * 1024 };
 
-/** A request the server refuses, with its HTTP status. */
-class HttpRefusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
- * Starts serving `trainer`.
+ * The trainer protocol's routes over `trainer`. Errors come back as `{"error": {"type", "message"}}`:
+ * 400 for a request the trainer refuses (an `EngineError`: a bad batch, a missing checkpoint) or
+ * that is not the protocol's, 404/405 for a wrong route or method, 413 over the body cap, 500 when
+ * the trainer fails (logged).
  *
  * @example
- * const server = await startTrainerServer(await createLocalTrainer({ checkpoint: "ckpt" }), { port: 8200 });
- * const trainer = new HttpTrainer({ url: server.url });
+ * const app = createTrainerApp(await createLocalTrainer({ config }), { config });
+ * const health = await (await app.request("/health")).json();
  */
-export async function startTrainerServer(
-  trainer: Trainer,
-  options: TrainerServerOptions = {},
-): Promise<TrainerServer> {
-  const settings = { ...DEFAULTS, ...options } satisfies TrainerServerOptions;
+export function createTrainerApp(trainer: Trainer, options: TrainerAppOptions = {}): Hono {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const limit: BodyLimit = {
+    maxBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    tooLargeHint: "send smaller micro-batches",
+  };
   const handlers: Record<TrainerRoute, (body: never) => Promise<unknown>> = {
     forwardBackward: (b: z.infer<typeof TRAINER_ROUTES.forwardBackward.request>) =>
       trainer.forwardBackward(b.batch, b.loss),
@@ -83,97 +83,68 @@ export async function startTrainerServer(
     },
     sample: (b: z.infer<typeof TRAINER_ROUTES.sample.request>) => trainer.sample(b),
   };
-  const byPath = new Map<string, TrainerRoute>(
-    (Object.keys(TRAINER_ROUTES) as TrainerRoute[]).map((name) => [TRAINER_ROUTES[name].path, name]),
+  const paths = Object.values(TRAINER_ROUTES).map((route) => route.path);
+
+  const app = new Hono();
+  app.get("/health", (c) =>
+    c.json(TrainerHealthResponse.parse({ status: "ok", config: options.config ?? null })),
   );
-
-  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path === "/health" && req.method === "GET") {
-      return sendJson(
-        res,
-        200,
-        TrainerHealthResponse.parse({ status: "ok", config: options.config ?? null }),
-      );
-    }
-    const name = byPath.get(path);
-    if (name === undefined) {
-      throw new HttpRefusal(
-        404,
-        `no route ${req.method} ${path}: this trainer answers POST ${[...byPath.keys()].join(", ")} and GET /health`,
-      );
-    }
-    if (req.method !== "POST") throw new HttpRefusal(405, `${path} takes POST, not ${req.method}`);
+  for (const name of Object.keys(TRAINER_ROUTES) as TrainerRoute[]) {
     const route = TRAINER_ROUTES[name];
-    const parsed = route.request.safeParse(await readJson(req, settings.maxBodyBytes));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new HttpRefusal(
-        400,
-        `invalid ${path} body at ${issuePath(issue)}: ${issue.message}: send the trainer protocol's ${name} request`,
-      );
-    }
-    const result = await handlers[name](parsed.data as never);
-    sendJson(res, 200, result);
-  };
+    app.post(route.path, async (c) => {
+      const parsed = route.request.safeParse(await readJsonBody(c.req, limit));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new HTTPException(400, {
+          message: `invalid ${route.path} body at ${issuePath(issue)}: ${issue.message}: send the trainer protocol's ${name} request`,
+        });
+      }
+      return c.json(await handlers[name](parsed.data as never));
+    });
+    app.all(route.path, (c) => {
+      throw new HTTPException(405, { message: `${route.path} takes POST, not ${c.req.method}` });
+    });
+  }
+  app.notFound((c) =>
+    answerError(
+      c,
+      new HTTPException(404, {
+        message: `no route ${c.req.method} ${c.req.path}: this trainer answers POST ${paths.join(", ")} and GET /health`,
+      }),
+      404,
+    ),
+  );
+  app.onError((error, c) => {
+    const status = error instanceof HTTPException ? error.status : error instanceof EngineError ? 400 : 500;
+    if (status >= 500) log(`trainer ${c.req.path}: ${error.stack ?? error.message}`);
+    return answerError(c, error, status);
+  });
+  return app;
+}
 
-  const server = createServer((req, res) => {
-    answer(req, res).catch((error: unknown) => {
-      const status = error instanceof HttpRefusal ? error.status : error instanceof EngineError ? 400 : 500;
-      const message = error instanceof Error ? error.message : String(error);
-      if (status >= 500) log(`trainer ${req.url}: ${(error as Error)?.stack ?? message}`);
-      const body: TrainerErrorResponse = {
-        error: { type: error instanceof Error ? error.name : "Error", message },
-      };
-      if (res.headersSent) res.end();
-      else sendJson(res, status, body);
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = settings.host.includes(":") ? `[${settings.host}]` : settings.host;
-  let closing: Promise<void> | null = null;
+/** The protocol's error answer for `error`. */
+function answerError(c: Context, error: Error, status: number): Response {
+  const body: TrainerErrorResponse = { error: { type: error.name, message: error.message } };
+  return c.json(body, status as 400);
+}
+
+/**
+ * Starts serving `trainer`.
+ *
+ * @example
+ * const server = await startTrainerServer(await createLocalTrainer({ checkpoint: "ckpt" }), { port: 8200 });
+ * const trainer = new HttpTrainer({ url: server.url });
+ */
+export async function startTrainerServer(
+  trainer: Trainer,
+  options: TrainerServerOptions = {},
+): Promise<TrainerServer> {
+  const settings = { ...DEFAULTS, ...options } satisfies TrainerServerOptions;
+  const served = await serveApp(createTrainerApp(trainer, settings), settings);
   return {
-    url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
-    port,
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    // a server on every interface is reached here through loopback
+    url: settings.host === "0.0.0.0" ? `http://127.0.0.1:${served.port}` : served.origin,
+    port: served.port,
+    close: served.close,
   };
-}
-
-async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      throw new HttpRefusal(413, `the request body exceeds ${maxBytes} bytes: send smaller micro-batches`);
-    }
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch (error) {
-    throw new HttpRefusal(
-      400,
-      `the request body is not JSON (${(error as Error).message}): send a JSON object`,
-    );
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const data = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(data) });
-  res.end(data);
 }
