@@ -1,10 +1,14 @@
-// verifiers' progress and scoring flags of `vf eval`, through the real binary against a scripted
-// server: -d/--disable-tui (a plain line per update, also on a terminal) and
-// -N/--no-interleave-scoring (nothing is scored before every rollout is generated).
-import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+// verifiers' progress, scoring and lookup flags of `vf eval`, through the real binary against a
+// scripted server: -d/--disable-tui (a plain line per update, also on a terminal),
+// -N/--no-interleave-scoring (nothing is scored before every rollout is generated),
+// --max-concurrent-generation and --max-concurrent-scoring (each phase bounded within -c), and
+// --env-dir-path (where a bare id is looked up).
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf } from "../src/testing/index.ts";
-import { ITEMS_ENV, writeEnvironment } from "./fixture-envs.ts";
+import { ITEMS_ENV, JUDGED_ENV, WORDS_ENV, writeEnvironment } from "./fixture-envs.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 import { runVfInScript } from "./terminal.ts";
 
@@ -14,6 +18,9 @@ let server: ScriptedServer;
 beforeAll(async () => {
   project = await tempProject();
   await writeEnvironment(project.dir, "items", ITEMS_ENV);
+  await writeEnvironment(project.dir, "judged", JUDGED_ENV);
+  // Outside ./environments: found only through --env-dir-path.
+  await writeEnvironment(join(project.dir, "shelf"), "stored", WORDS_ENV);
   server = await startScriptedServer({ latencySeconds: 0.02 });
 });
 afterAll(async () => {
@@ -74,5 +81,109 @@ describe("-N/--no-interleave-scoring", () => {
 
   it("scores each group as it finishes without it", async () => {
     expect(await requestsAtFirstProgress([])).toBeLessThan(12);
+  });
+});
+
+/**
+ * Counts how many requests a scripted server holds at once. Gated, each waits until `wanted` were
+ * held together (so a test that they overlap needs no timing); else each is answered after 20 ms.
+ */
+function held(wanted?: number) {
+  const seen = { now: 0, peak: 0 };
+  const waiting: Array<() => void> = [];
+  const reply = async (text: string) => {
+    seen.now++;
+    seen.peak = Math.max(seen.peak, seen.now);
+    if (wanted === undefined) await new Promise((r) => setTimeout(r, 20));
+    else if (seen.peak >= wanted) for (const wake of waiting.splice(0)) wake();
+    else await new Promise<void>((r) => waiting.push(r));
+    seen.now--;
+    return text;
+  };
+  return { seen, reply };
+}
+
+describe("--max-concurrent-generation and --max-concurrent-scoring", () => {
+  // The model's calls are generation; the judge's (one per rollout) are scoring.
+  const peaks = async (flags: string[], config?: string) => {
+    const model = held(flags.length === 0 && !config ? 3 : undefined);
+    const judge = held(flags.length === 0 && !config ? 2 : undefined);
+    const modelServer = await startScriptedServer({
+      reply: (request) => model.reply(lastUserText(request.messages)),
+    });
+    const judgeServer = await startScriptedServer({ reply: () => judge.reply("yes") });
+    try {
+      const target = [
+        "-m",
+        "scripted",
+        "-b",
+        modelServer.url,
+        "-a",
+        JSON.stringify({ judge_url: judgeServer.url }),
+      ];
+      let args = ["eval", "judged", ...target, "-n", "6", "-r", "1", "-c", "6", ...flags];
+      if (config) {
+        const file = join(project.dir, "bounds.toml");
+        const block = `[[eval]]\nid = "judged"\nmodel = "scripted"\napi_base_url = "${modelServer.url}"\nargs = { judge_url = "${judgeServer.url}" }\nnum_examples = 6\nrollouts_per_example = 1\nmax_concurrent = 6\n`;
+        await writeFile(file, `${config}\n${block}`);
+        args = ["eval", file];
+      }
+      const run = await runVf(args, { cwd: project.dir });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("reward: avg - 1, std - 0");
+      expect(judgeServer.requests).toHaveLength(6);
+    } finally {
+      await modelServer.close();
+      await judgeServer.close();
+    }
+    return { generation: model.seen.peak, scoring: judge.seen.peak };
+  };
+
+  it("bounds generation and scoring apart, within -c", async () => {
+    const flags = ["--max-concurrent-generation", "2", "--max-concurrent-scoring", "1"];
+    expect(await peaks(flags)).toEqual({ generation: 2, scoring: 1 });
+  });
+
+  it("takes them from a config's keys", async () => {
+    const keys = "max_concurrent_generation = 2\nmax_concurrent_scoring = 1";
+    expect(await peaks([], keys)).toEqual({ generation: 2, scoring: 1 });
+  });
+
+  it("lets both phases use all of -c without them", async () => {
+    const { generation, scoring } = await peaks([]);
+    expect(generation).toBeGreaterThanOrEqual(3);
+    expect(scoring).toBeGreaterThanOrEqual(2);
+  });
+
+  it("refuses a bound above -c", async () => {
+    const run = await runVf(["eval", "items", ...model(), "-c", "4", "--max-concurrent-scoring", "8"], {
+      cwd: project.dir,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--max-concurrent-scoring 8 is above -c 4: .*raise -c/);
+  });
+});
+
+describe("--env-dir-path", () => {
+  it("looks a bare id up in the given folder instead of ./environments", async () => {
+    const args = ["eval", "stored", ...model(), "-n", "2", "-r", "1"];
+    const found = await runVf([...args, "--env-dir-path", "shelf/environments"], { cwd: project.dir });
+    expect(found.code).toBe(0);
+    expect(found.stderr).toMatch(/^evaluating stored with scripted/m);
+
+    const missed = await runVf(args, { cwd: project.dir });
+    expect(missed.code).not.toBe(0);
+    expect(missed.stderr).toMatch(/unknown environment "stored"/);
+  });
+
+  it("is env_dir_path in a config", async () => {
+    const file = join(project.dir, "shelf.toml");
+    await writeFile(
+      file,
+      `env_dir_path = "shelf/environments"\nmodel = "scripted"\napi_base_url = "${server.url}"\n[[eval]]\nid = "stored"\nnum_examples = 2\nrollouts_per_example = 1\n`,
+    );
+    const run = await runVf(["eval", file], { cwd: project.dir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^evaluating stored with scripted/m);
   });
 });

@@ -54,6 +54,31 @@ export const loadEnvironment = defineEnvironment({
 });
 `;
 
+/**
+ * `judged`: the six WORDS rows, rewarded by a judge model at `judge_url` (a JudgeRubric) that says
+ * "yes" or "no"; so scoring makes one model call per rollout, which a test can watch.
+ */
+export const JUDGED_ENV = `
+import { Dataset, defineEnvironment, JudgeRubric, OpenAIModelClient, SingleTurnEnv } from "@vf-rl/core";
+import { z } from "zod";
+
+const WORDS = ["apple", "river", "stone", "cloud", "maple", "tiger"];
+export const loadEnvironment = defineEnvironment({
+  args: z.object({ judge_url: z.string() }).strict(),
+  load: ({ judge_url }) => {
+    const rubric = new JudgeRubric({
+      client: new OpenAIModelClient({ baseUrl: judge_url, apiKey: "EMPTY" }),
+      model: "scripted",
+    });
+    rubric.addReward(async (ctx) => ((await rubric.judge(ctx)).startsWith("yes") ? 1 : 0), { name: "judged" });
+    return new SingleTurnEnv({
+      dataset: Dataset.fromRows(WORDS.map((w) => ({ question: \`Say \${w}.\`, answer: w }))),
+      rubric,
+    });
+  },
+});
+`;
+
 /** Writes `environments/<name>` (package.json naming it an environment, src/index.ts) into `projectDir`. */
 export async function writeEnvironment(projectDir: string, name: string, source: string): Promise<void> {
   const dir = join(projectDir, "environments", name);

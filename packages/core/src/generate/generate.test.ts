@@ -173,6 +173,60 @@ describe("generate", () => {
     expect(peak).toBe(3);
   });
 
+  it("bounds generation and scoring apart with maxConcurrentGeneration and maxConcurrentScoring", async () => {
+    // A phase that notes how many are in it at once. Gated, each waits until `wanted` were in it
+    // together (so a test of the unbounded case needs no timing); else each takes 20 ms.
+    const phase = (wanted?: number) => {
+      const seen = { now: 0, peak: 0 };
+      const waiting: Array<() => void> = [];
+      const pass = async () => {
+        seen.now++;
+        seen.peak = Math.max(seen.peak, seen.now);
+        if (wanted === undefined) await new Promise((r) => setTimeout(r, 20));
+        else if (seen.peak >= wanted) for (const wake of waiting.splice(0)) wake();
+        else await new Promise<void>((r) => waiting.push(r));
+        seen.now--;
+      };
+      return { seen, pass };
+    };
+    let generation = phase();
+    const client = await clientFor(async (request) => {
+      await generation.pass();
+      return lastUserText(request.messages);
+    });
+    const scoredEnv = (scoring: ReturnType<typeof phase>) =>
+      new SingleTurnEnv({
+        dataset: Dataset.fromRows(rows),
+        rubric: new Rubric().addReward(
+          async () => {
+            await scoring.pass();
+            return 1;
+          },
+          { name: "slow" },
+        ),
+      });
+    const options = { clients: client, model: "scripted", maxConcurrent: 6 };
+
+    let scoring = phase();
+    const { inputs } = await scoredEnv(scoring).inputs({ split: "eval", rolloutsPerExample: 1 });
+    const bounded = await generate(scoredEnv(scoring), inputs, {
+      ...options,
+      maxConcurrentGeneration: 2,
+      maxConcurrentScoring: 1,
+    });
+    expect(bounded.records.map((r) => r.reward)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(generation.seen.peak).toBe(2);
+    expect(scoring.seen.peak).toBe(1);
+
+    // Without them, both phases take up to maxConcurrent.
+    generation = phase(3);
+    scoring = phase(2);
+    const open = await generate(scoredEnv(scoring), inputs, options);
+    expect(open.records).toHaveLength(6);
+    expect(generation.seen.peak).toBeGreaterThanOrEqual(3);
+    expect(scoring.seen.peak).toBeGreaterThanOrEqual(2);
+  });
+
   it("scores each group as soon as it is done, or after every rollout with interleaveScoring: false", async () => {
     const client = await clientFor((request) => lastUserText(request.messages), 0.005);
     // A metric that notes how many model requests the server had received when it was scored.

@@ -1,6 +1,7 @@
 /**
  * Runs rollouts of an environment against a model: inputs are grouped by example, at most
- * `maxConcurrent` rollouts are in flight, each group is scored together (or each rollout alone
+ * `maxConcurrent` rollouts are in flight (`maxConcurrentGeneration` and `maxConcurrentScoring` bound
+ * each phase within it), each group is scored together (or each rollout alone
  * with `independentScoring`) as soon as it is done (or after every rollout, `interleaveScoring:
  * false`), rollouts that ended with an infrastructure error are run again up to
  * `maxRetries` times, and every finished group is handed to `onGroup` as it completes, so a caller
@@ -31,6 +32,16 @@ export interface GenerateOptions {
   sampling?: SamplingArgs;
   /** Rollouts in flight at once; default 32. */
   maxConcurrent?: number;
+  /**
+   * Rollouts being generated at once (verifiers' `max_concurrent_generation`); default and at most
+   * `maxConcurrent`.
+   */
+  maxConcurrentGeneration?: number;
+  /**
+   * Units being scored at once: groups, or rollouts with `independentScoring` (verifiers'
+   * `max_concurrent_scoring`), e.g. to spare a judge model; default and at most `maxConcurrent`.
+   */
+  maxConcurrentScoring?: number;
   /**
    * Slots shared with other runs going on at once (several evaluations of one command): a rollout
    * holds one of these too, so together they stay within its size.
@@ -64,7 +75,8 @@ export interface GenerateOptions {
    * Runs each unit (a group, or one rollout with `independentScoring`) somewhere else, such as an
    * environment server (`vf eval --env-server`), instead of through `env.rollout` and `env.score`
    * here, and resolves with its scored records. `clients`, `maxRetries` and `timeoutSeconds` are then
-   * the runner's business; `maxConcurrent` still bounds the rollouts in flight.
+   * the runner's business; `maxConcurrent` still bounds the rollouts in flight, and the bounds of
+   * each phase (`maxConcurrentGeneration`, `maxConcurrentScoring`) are the runner's too.
    */
   runUnit?: (
     inputs: RolloutInput[],
@@ -95,7 +107,9 @@ export async function generate<Data>(
   if (options.independentScoring && env.rubric.requiresGroup()) {
     throw new GroupScoringRequiredError();
   }
-  const slots = new Slots(options.maxConcurrent ?? 32);
+  const maxConcurrent = options.maxConcurrent ?? 32;
+  const slots = new Slots(Math.min(options.maxConcurrentGeneration ?? maxConcurrent, maxConcurrent));
+  const scoringSlots = new Slots(Math.min(options.maxConcurrentScoring ?? maxConcurrent, maxConcurrent));
   const scope = new CancelScope(options.signal);
   const stop = new RunStop(scope);
   const units = options.independentScoring ? inputs.map((input) => [input]) : groupByExample(inputs);
@@ -159,7 +173,7 @@ export async function generate<Data>(
   };
   const scoreUnit = async (states: RolloutState<Data>[] | null): Promise<void> => {
     if (states === null) return;
-    await env.score(states, { independent: options.independentScoring ?? false });
+    await scoringSlots.with(() => env.score(states, { independent: options.independentScoring ?? false }));
     const done = states.map((state) => toRecord(state, { stateColumns: options.stateColumns ?? [] }));
     records.push(...done);
     await options.onGroup?.(done, states as RolloutState<unknown>[]);

@@ -1,6 +1,6 @@
 /**
  * Finds an environment package by id: a path to a package folder, a bare id (`reverse-text`) among
- * `./environments/*` and installed packages, or a Hub id (`owner/name[@version]`) among installed
+ * the local environments folder (`./environments/*`, or `envDir`) and installed packages, or a Hub id (`owner/name[@version]`) among installed
  * packages. Installed packages are looked up in the `node_modules` folders from the working folder
  * upward, in vf's own installation (the bundled environments) and in the managed folder where
  * `vf env install` puts packages outside a project.
@@ -23,8 +23,13 @@ export interface FoundEnvironment {
 }
 
 export interface FindOptions {
-  /** Where relative paths and `./environments` are resolved; default the working folder. */
+  /** Where relative paths and the environments folder are resolved; default the working folder. */
   cwd?: string;
+  /**
+   * The folder of local environment packages, looked up first by bare id (`<envDir>/<id>`);
+   * default `<cwd>/environments` (verifiers' `--env-dir-path`).
+   */
+  envDir?: string;
 }
 
 /** The folder `vf env install` uses outside a project: `$VF_HOME/envs` (default `~/.vf/envs`). */
@@ -33,7 +38,7 @@ export function managedEnvironmentsDir(): string {
 }
 
 /**
- * The package of environment `id`: a package folder's path, a bare id (`./environments/<id>`, then
+ * The package of environment `id`: a package folder's path, a bare id (`<envDir>/<id>`, then
  * installed packages, bundled ones included), or a Hub id `owner/name[@version]` among installed
  * packages. Throws `EnvironmentNotFoundError` naming the known ids, or that it is not installed.
  */
@@ -52,7 +57,7 @@ export function findEnvironment(id: string, options: FindOptions = {}): FoundEnv
   }
   const { name, owner } = parseEnvId(id);
   const candidates = owner ? [`@${owner}/${name}`] : [name, `@vf-env/${name}`];
-  const local = join(cwd, "environments", name);
+  const local = join(localEnvironmentsDir(cwd, options), name);
   if (!owner && existsSync(join(local, "package.json")))
     return { dir: local, packageJson: readManifest(local) };
   for (const root of nodeModulesRoots(cwd)) {
@@ -64,7 +69,7 @@ export function findEnvironment(id: string, options: FindOptions = {}): FoundEnv
       if (packageJson.vf.id === name) return { dir, packageJson };
     }
   }
-  const known = listEnvironments({ cwd }).map((e) => e.packageJson.vf.id);
+  const known = listEnvironments(options).map((e) => e.packageJson.vf.id);
   if (owner) {
     throw new EnvironmentNotFoundError(
       id,
@@ -80,7 +85,7 @@ export function findEnvironment(id: string, options: FindOptions = {}): FoundEnv
 export function listEnvironments(options: FindOptions = {}): FoundEnvironment[] {
   const cwd = options.cwd ?? process.cwd();
   const found: FoundEnvironment[] = [];
-  const dirs = [join(cwd, "environments")];
+  const dirs = [localEnvironmentsDir(cwd, options)];
   for (const root of nodeModulesRoots(cwd)) {
     dirs.push(root, join(root, "@vf-env"));
     for (const scope of safeList(root).filter((n) => n.startsWith("@") && n !== "@vf-env")) {
@@ -107,6 +112,10 @@ export function parseEnvId(id: string): { owner?: string; name: string; version?
   const slash = base.indexOf("/");
   const parts = slash >= 0 ? { owner: base.slice(0, slash), name: base.slice(slash + 1) } : { name: base };
   return version ? { ...parts, version } : parts;
+}
+
+function localEnvironmentsDir(cwd: string, options: FindOptions): string {
+  return options.envDir === undefined ? join(cwd, "environments") : resolve(cwd, options.envDir);
 }
 
 function looksLikePath(id: string): boolean {

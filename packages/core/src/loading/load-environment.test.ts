@@ -45,6 +45,17 @@ describe("loadEnvironmentById", () => {
     expect(loaded.dir).toBe(join(project, "environments", "echo-env"));
   });
 
+  it("looks a bare id up in envDir instead of ./environments when given", async () => {
+    await mkdir(join(project, "my-envs"), { recursive: true });
+    await symlink(echoEnv, join(project, "my-envs", "echo-env"));
+    const loaded = await loadEnvironmentById("echo-env", { cwd: project, envDir: "my-envs" });
+    expect(loaded.dir).toBe(join(project, "my-envs", "echo-env"));
+    const elsewhere = loadEnvironmentById("echo-env", { cwd: project, envDir: "no-envs-here" });
+    await expect(elsewhere).rejects.toThrow(
+      /unknown environment "echo-env": known environments: (?!.*echo-env)/,
+    );
+  });
+
   it("names the field and what was expected when env args fail the schema", async () => {
     const attempt = loadEnvironmentById(echoEnv, { args: { words: [], colour: "red" } });
     await expect(attempt).rejects.toBeInstanceOf(EnvArgsError);

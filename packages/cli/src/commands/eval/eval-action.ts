@@ -10,7 +10,7 @@ import type { Output } from "../../terminal/output.ts";
 import { formatComparison } from "./comparison-table.ts";
 import { loadEvalConfig } from "./eval-config.ts";
 import type { EvalPushFlags } from "./eval-push.ts";
-import { EvalSpec, type RunSettings } from "./eval-spec.ts";
+import { checkPhaseBounds, EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { exportSft, prepareSftExport } from "./export-sft.ts";
 import type { ProviderName } from "./providers.ts";
 import { reportUploader } from "./report-upload.ts";
@@ -23,10 +23,13 @@ export interface EvalFlags extends EvalPushFlags {
   apiBaseUrl?: string;
   apiKeyVar?: string;
   apiClientType?: string;
+  envDirPath?: string;
   endpointsPath?: string;
   numExamples?: number;
   rolloutsPerExample?: number;
   maxConcurrent?: number;
+  maxConcurrentGeneration?: number;
+  maxConcurrentScoring?: number;
   maxTokens?: number;
   temperature?: number;
   samplingArgs?: Record<string, unknown>;
@@ -63,6 +66,7 @@ const SPEC_FLAGS: Array<keyof EvalFlags> = [
   "apiBaseUrl",
   "apiKeyVar",
   "apiClientType",
+  "envDirPath",
   "endpointsPath",
   "numExamples",
   "rolloutsPerExample",
@@ -102,12 +106,9 @@ export async function runEvalCommand(
     );
   }
   const specs = env.endsWith(".toml") ? await configSpecs(env, flags) : [specFromFlags(env, flags)];
+  for (const spec of specs) checkPhaseBounds(spec, settings);
   if (flags.exportSft) await prepareSftExport(flags.exportSft);
-  const upload = await reportUploader(
-    flags,
-    io,
-    specs.map((spec) => spec.envId),
-  );
+  const upload = await reportUploader(flags, io, specs);
   const interrupt = onInterrupt(io);
   try {
     const outcomes = await runEvaluations(specs, {
@@ -144,8 +145,7 @@ export async function runEvalCommand(
       );
     }
     // A run that stopped early or failed every rollout is not a report.
-    for (const { spec, result, failed } of outcomes)
-      if (result && !failed) await upload?.(spec.envId, result);
+    for (const { spec, result, failed } of outcomes) if (result && !failed) await upload?.(spec, result);
     if (outcomes.some((outcome) => outcome.failed)) setExit(EXIT_FAILURE);
   } finally {
     interrupt.dispose();
@@ -166,6 +166,8 @@ async function configSpecs(path: string, flags: EvalFlags): Promise<EvalSpec[]> 
       ...(flags.maxConcurrent ? { maxConcurrent: flags.maxConcurrent } : {}),
     });
     if (flags.maxRetries !== undefined) spec.maxRetries = flags.maxRetries;
+    if (flags.maxConcurrentGeneration) spec.maxConcurrentGeneration = flags.maxConcurrentGeneration;
+    if (flags.maxConcurrentScoring) spec.maxConcurrentScoring = flags.maxConcurrentScoring;
     if (!flags.interleaveScoring) spec.interleaveScoring = false;
     return spec;
   });
@@ -180,11 +182,14 @@ function specFromFlags(envId: string, flags: EvalFlags): EvalSpec {
     provider: flags.provider,
     clientType: flags.apiClientType === undefined ? undefined : clientTypeFlag(flags.apiClientType),
     baseUrl: flags.apiBaseUrl,
+    envDirPath: flags.envDirPath,
     apiKeyVar: flags.apiKeyVar,
     endpointsPath: flags.endpointsPath,
     numExamples: flags.numExamples,
     rolloutsPerExample: flags.rolloutsPerExample,
     maxConcurrent: flags.maxConcurrent,
+    maxConcurrentGeneration: flags.maxConcurrentGeneration,
+    maxConcurrentScoring: flags.maxConcurrentScoring,
     timeoutSeconds: flags.timeout,
     maxRetries: flags.maxRetries,
     shuffle: flags.shuffle,

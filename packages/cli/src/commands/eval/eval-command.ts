@@ -45,6 +45,10 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
       "--api-client-type <type>",
       "the API: openai_chat_completions (default), openai_completions (text, no tools), openai_responses, anthropic_messages",
     )
+    .option(
+      "--env-dir-path <dir>",
+      "folder of local environments, where a bare id is looked up first (default ./environments)",
+    )
     .option("-e, --endpoints-path <file>", "endpoint registry (default ./configs/endpoints.toml)")
     .option(
       "-n, --num-examples <n>",
@@ -60,6 +64,16 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
       "-c, --max-concurrent <n>",
       "rollouts in flight at once, across all evaluations (default 32)",
       integerFlag("-c", 1),
+    )
+    .option(
+      "--max-concurrent-generation <n>",
+      "rollouts being generated at once, within -c (default -c)",
+      integerFlag("--max-concurrent-generation", 1),
+    )
+    .option(
+      "--max-concurrent-scoring <n>",
+      "groups (rollouts with -i) being scored at once, within -c, e.g. to spare a judge (default -c)",
+      integerFlag("--max-concurrent-scoring", 1),
     )
     .option("-t, --max-tokens <n>", "max tokens per model turn", integerFlag("-t", 1))
     .option("-T, --temperature <t>", "sampling temperature", numberFlag("-T"))

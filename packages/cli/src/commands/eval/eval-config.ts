@@ -42,6 +42,8 @@ const Shared = {
   api_key_var: z.string(),
   api_client_type: ApiClientType,
   endpoints_path: z.string(),
+  /** The folder of local environments (--env-dir-path). */
+  env_dir_path: z.string().min(1),
   num_examples: z
     .number()
     .int()
@@ -54,6 +56,9 @@ const Shared = {
   temperature: z.number(),
   max_tokens: z.number().int().positive(),
   max_concurrent: z.number().int().positive(),
+  /** Bounds of each phase within max_concurrent (--max-concurrent-generation, --max-concurrent-scoring). */
+  max_concurrent_generation: z.number().int().positive(),
+  max_concurrent_scoring: z.number().int().positive(),
   max_retries: z.number().int().min(0),
   timeout: z.number().positive(),
   headers: z.record(z.string(), z.string()),
@@ -166,11 +171,15 @@ function toSpec(envId: string, block: EvalBlock): Partial<EvalSpec> {
   if (block.provider !== undefined) spec.provider = block.provider;
   if (block.api_client_type !== undefined) spec.clientType = block.api_client_type;
   if (block.endpoints_path !== undefined) spec.endpointsPath = block.endpoints_path;
+  if (block.env_dir_path !== undefined) spec.envDirPath = block.env_dir_path;
   if (block.num_examples !== undefined) spec.numExamples = block.num_examples;
   if (block.rollouts_per_example !== undefined) spec.rolloutsPerExample = block.rollouts_per_example;
   if (block.shuffle !== undefined) spec.shuffle = block.shuffle;
   if (block.shuffle_seed !== undefined) spec.shuffleSeed = block.shuffle_seed;
   if (block.max_concurrent !== undefined) spec.maxConcurrent = block.max_concurrent;
+  if (block.max_concurrent_generation !== undefined)
+    spec.maxConcurrentGeneration = block.max_concurrent_generation;
+  if (block.max_concurrent_scoring !== undefined) spec.maxConcurrentScoring = block.max_concurrent_scoring;
   if (block.max_retries !== undefined) spec.maxRetries = block.max_retries;
   if (block.timeout !== undefined) spec.timeoutSeconds = block.timeout;
   if (block.independent_scoring !== undefined) spec.independentScoring = block.independent_scoring;

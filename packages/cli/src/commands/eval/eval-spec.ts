@@ -4,11 +4,14 @@
  */
 import { ApiClientType } from "@vf-rl/core/client";
 import { z } from "zod";
+import { UsageError } from "../../cli-errors.ts";
 import { PROVIDERS, type ProviderName } from "./providers.ts";
 
 export const EvalSpec = z
   .object({
     envId: z.string().min(1),
+    /** The folder of local environments a bare id is looked up in first (default ./environments). */
+    envDirPath: z.string().min(1).optional(),
     /** What sets this evaluation apart in a config's comparison table (`name`, or a sweep's values). */
     label: z.string().optional(),
     /** `name` of its config block: saved in metadata.json, and names the run's folder instead of the env id. */
@@ -32,6 +35,10 @@ export const EvalSpec = z
     rolloutsPerExample: z.number().int().positive().optional(),
     sampling: z.record(z.string(), z.unknown()).default({}),
     maxConcurrent: z.number().int().positive().default(32),
+    /** Rollouts generated at once, within maxConcurrent (verifiers' max_concurrent_generation). */
+    maxConcurrentGeneration: z.number().int().positive().optional(),
+    /** Groups (rollouts with independentScoring) scored at once, within maxConcurrent. */
+    maxConcurrentScoring: z.number().int().positive().optional(),
     timeoutSeconds: z.number().positive().optional(),
     maxRetries: z.number().int().min(0).default(3),
     shuffle: z.boolean().default(false),
@@ -61,4 +68,28 @@ export interface RunSettings {
   envServer?: true | string;
   /** Worker processes of the pool `envServer: true` starts (-w). */
   numWorkers?: number;
+}
+
+/**
+ * Refuses --max-concurrent-generation or --max-concurrent-scoring above -c (each bounds its phase
+ * within it), and with an env server, whose workers run both phases out of their reach.
+ */
+export function checkPhaseBounds(spec: EvalSpec, settings: Pick<RunSettings, "envServer">): void {
+  const bounds = [
+    ["--max-concurrent-generation", spec.maxConcurrentGeneration],
+    ["--max-concurrent-scoring", spec.maxConcurrentScoring],
+  ] as const;
+  for (const [flag, bound] of bounds) {
+    if (bound === undefined) continue;
+    if (settings.envServer) {
+      throw new UsageError(
+        `${flag} bounds rollouts run in this process, not in --env-server's workers: drop one of them`,
+      );
+    }
+    if (bound > spec.maxConcurrent) {
+      throw new UsageError(
+        `${flag} ${bound} is above -c ${spec.maxConcurrent}: it bounds its phase within -c; raise -c (max_concurrent in a config) or lower it`,
+      );
+    }
+  }
 }

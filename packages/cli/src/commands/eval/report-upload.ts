@@ -13,8 +13,14 @@ import type { Output } from "../../terminal/output.ts";
 import { connectHub, loadHubClient } from "../hub/hub-flags.ts";
 import type { EvalPushFlags, PushCommandFlags } from "./eval-push.ts";
 
-/** Uploads one finished run of the environment `envId` (as given to `vf eval`). */
-export type UploadRun = (envId: string, result: EvaluateResult) => Promise<void>;
+/** An environment as given to `vf eval`: its id, and the folder of local environments it is looked up in. */
+export interface EvaluatedEnv {
+  envId: string;
+  envDirPath?: string;
+}
+
+/** Uploads one finished run of an environment. */
+export type UploadRun = (evaluated: EvaluatedEnv, result: EvaluateResult) => Promise<void>;
 
 /** `vf eval push RUN_DIR`: uploads a saved run, pinned to the version found for its environment. */
 export async function pushSavedRun(runDir: string, flags: PushCommandFlags, io: Output): Promise<void> {
@@ -44,7 +50,7 @@ export async function pushSavedRun(runDir: string, flags: PushCommandFlags, io: 
 export async function reportUploader(
   flags: EvalPushFlags,
   io: Output,
-  envIds: readonly string[],
+  evaluated: readonly EvaluatedEnv[],
 ): Promise<UploadRun | null> {
   if (!flags.push) return null;
   const hub = await loadHubClient();
@@ -52,18 +58,22 @@ export async function reportUploader(
   await client.whoami();
   // Pinned now: the version evaluated is the one loaded at the start.
   const targets = new Map<string, { env: string; contentHash: string }>();
-  for (const envId of new Set(envIds)) {
-    const found = findEnvironment(envId);
+  const find = ({ envId, envDirPath }: EvaluatedEnv) =>
+    findEnvironment(envId, envDirPath ? { envDir: envDirPath } : {});
+  const key = ({ envId, envDirPath }: EvaluatedEnv) => `${envDirPath ?? ""}\0${envId}`;
+  for (const one of evaluated) {
+    if (targets.has(key(one))) continue;
+    const found = find(one);
     const target = await pinnedTarget(client, found);
     await requireVersionOnHub(hub, client, target, found);
-    targets.set(envId, target);
+    targets.set(key(one), target);
   }
-  return async (envId, result) => {
+  return async (one, result) => {
     if (!result.runDir) return;
     const runDir = result.runDir;
     const bar = progress(io);
     try {
-      const target = targets.get(envId) ?? (await pinnedTarget(client, findEnvironment(envId)));
+      const target = targets.get(key(one)) ?? (await pinnedTarget(client, find(one)));
       const pushed = await hub.pushReport({ client, runDir, ...target, onProgress: bar.update });
       bar.end();
       io.err(describe(pushed));

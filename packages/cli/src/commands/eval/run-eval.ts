@@ -37,7 +37,10 @@ export interface EvalContext {
 
 export async function runEval(spec: EvalSpec, context: EvalContext): Promise<EvaluateResult> {
   const { settings, io, board, progress } = context;
-  const loaded = await loadEnvironmentById(spec.envId, { args: spec.envArgs });
+  const loaded = await loadEnvironmentById(spec.envId, {
+    args: spec.envArgs,
+    ...(spec.envDirPath ? { envDir: spec.envDirPath } : {}),
+  });
   const { env, packageJson } = loaded;
   progress.label = spec.label ? `${loaded.id} [${spec.label}]` : loaded.id;
   const tag = context.several ? `${progress.label}: ` : "";
@@ -59,7 +62,8 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       ? await openEnvServer({
           where: settings.envServer,
           numWorkers: settings.numWorkers,
-          spec,
+          // Workers load the package found here, wherever --env-dir-path pointed.
+          spec: spec.envDirPath ? { ...spec, envId: loaded.dir } : spec,
           connected,
           sampling,
           log: (line) => io.err(line),
@@ -74,6 +78,8 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       numExamples,
       rolloutsPerExample,
       maxConcurrent: spec.maxConcurrent,
+      ...(spec.maxConcurrentGeneration ? { maxConcurrentGeneration: spec.maxConcurrentGeneration } : {}),
+      ...(spec.maxConcurrentScoring ? { maxConcurrentScoring: spec.maxConcurrentScoring } : {}),
       maxRetries: spec.maxRetries,
       shuffle: spec.shuffle,
       shuffleSeed: spec.shuffleSeed,
