@@ -57,6 +57,7 @@ export interface EvalFlags extends EvalPushFlags {
   json?: boolean;
   envServer?: true | string;
   numWorkers?: number;
+  heartbeatUrl?: string;
 }
 
 /** Flags that describe one evaluation; with a config file they belong in the file. */
@@ -99,6 +100,7 @@ export async function runEvalCommand(
     abbreviated: Boolean(flags.abbreviatedSummary),
     ...(flags.envServer ? { envServer: flags.envServer } : {}),
     ...(flags.numWorkers !== undefined ? { numWorkers: flags.numWorkers } : {}),
+    ...(flags.heartbeatUrl ? { heartbeatUrl: flags.heartbeatUrl } : {}),
   };
   if (!flags.exportSft && (flags.minReward !== undefined || flags.bestOfGroup)) {
     throw new UsageError(

@@ -6,6 +6,7 @@ import { type Command, Option } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import type { EvalFlags } from "./eval-action.ts";
 import { registerEvalPush } from "./eval-push.ts";
+import { heartbeatUrlFlag } from "./heartbeat.ts";
 import {
   countOrAllFlag,
   headerFlag,
@@ -119,6 +120,11 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
       "-w, --num-workers <n>",
       "worker processes of --env-server's pool (default: one per 256 rollouts in flight)",
       integerFlag("-w", 1),
+    )
+    .option(
+      "--heartbeat-url <url>",
+      "GET this URL (an uptime monitor's) whenever rollouts finish, so it can tell when a run stalls",
+      heartbeatUrlFlag,
     )
     .option("--json", "print the summary as one JSON object (metadata.json's fields)")
     .option("-A, --abbreviated-summary", "leave the example prompt and completion out of the summary")

@@ -68,6 +68,8 @@ export interface RunSettings {
   envServer?: true | string;
   /** Worker processes of the pool `envServer: true` starts (-w). */
   numWorkers?: number;
+  /** Pinged (GET) whenever rollouts finish, for an uptime monitor (--heartbeat-url). */
+  heartbeatUrl?: string;
 }
 
 /**

@@ -13,6 +13,7 @@ import { openEnvServer } from "./env-server-runner.ts";
 import type { EvalProgress } from "./eval-progress.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
 import { formatSummary } from "./format-summary.ts";
+import type { Heartbeat } from "./heartbeat.ts";
 import type { ModelPool } from "./model-pool.ts";
 import type { ProgressBoard } from "./progress-board.ts";
 
@@ -33,6 +34,8 @@ export interface EvalContext {
   sharedSlots?: Slots;
   /** One of several evaluations: its messages name it. */
   several: boolean;
+  /** Pinged whenever rollouts finish (--heartbeat-url). */
+  heartbeat?: Heartbeat | undefined;
 }
 
 export async function runEval(spec: EvalSpec, context: EvalContext): Promise<EvaluateResult> {
@@ -111,6 +114,7 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       onProgress: ({ latest }) => {
         progress.add(latest);
         board.update(progress);
+        context.heartbeat?.beat();
       },
       onWarning: warn,
     }).finally(() => served?.close());

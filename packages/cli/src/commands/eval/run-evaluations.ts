@@ -8,6 +8,7 @@ import { type EvaluateResult, Slots } from "@vf-rl/core";
 import { reportError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
+import { Heartbeat } from "./heartbeat.ts";
 import { ModelPool } from "./model-pool.ts";
 import { ProgressBoard, progressMode } from "./progress-board.ts";
 import { runEval } from "./run-eval.ts";
@@ -42,13 +43,16 @@ export async function runEvaluations(
   const several = specs.length > 1;
   const board = new ProgressBoard(io, progressMode(io, settings.disableTui));
   const models = new ModelPool();
+  const heartbeat = settings.heartbeatUrl
+    ? new Heartbeat(settings.heartbeatUrl, (line) => io.err(`${io.colour.err.yellow("warning:")} ${line}`))
+    : undefined;
   const sharedSlots = several ? new Slots(options.maxConcurrent) : undefined;
   const entries = specs.map((spec) => board.add(spec.label ? `${spec.envId} [${spec.label}]` : spec.envId));
   const outcomes: EvaluationOutcome[] = specs.map((spec) => ({ spec }));
   const runOne = async (i: number) => {
     if (signal.aborted) return;
     const progress = entries[i]!;
-    const context = { settings, io, signal, board, progress, models, several, sharedSlots };
+    const context = { settings, io, signal, board, progress, models, several, sharedSlots, heartbeat };
     try {
       const result = await runEval(specs[i]!, context);
       outcomes[i]!.result = result;
@@ -77,6 +81,7 @@ export async function runEvaluations(
   } finally {
     board.end();
     await models.close();
+    await heartbeat?.close();
   }
   return outcomes;
 }
