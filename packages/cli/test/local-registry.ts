@@ -101,9 +101,12 @@ async function createUser(url: string): Promise<string> {
   return body.token;
 }
 
+/** Stops the registry: SIGTERM, then SIGKILL if a loaded machine keeps it from exiting in 10 s. */
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.on("exit", resolve));
   child.kill("SIGTERM");
+  const forced = setTimeout(() => child.kill("SIGKILL"), 10_000);
   await exited;
+  clearTimeout(forced);
 }
