@@ -36,8 +36,12 @@ afterAll(async () => {
   await rm(outputs, { recursive: true, force: true });
 });
 
-/** A tmux server of the test's own (its socket name), so no user session is touched. */
-const socket = `vf-view-test-${process.pid}`;
+/**
+ * A tmux server of each test's own (its socket name), so no user session is touched, and a server
+ * still shutting down after one test is never the one the next test starts its session on.
+ */
+let servers = 0;
+let socket = "";
 const tmux = (...args: string[]) => run("tmux", ["-L", socket, ...args]);
 afterEach(async () => {
   await tmux("kill-server").catch(() => {});
@@ -64,6 +68,7 @@ async function until(check: (lines: string[]) => boolean): Promise<string[]> {
 }
 
 async function startView(width: number, height: number): Promise<void> {
+  socket = `vf-view-test-${process.pid}-${++servers}`;
   // NO_COLOR unset and a colour terminal: the viewer draws in colour, as users see it.
   const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm-256color" };
   delete env.NO_COLOR;
