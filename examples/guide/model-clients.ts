@@ -9,7 +9,7 @@ export async function evaluateOnClaude(baseUrl: string, apiKey: string) {
   const client = createModelClient({ type: "anthropic_messages", baseUrl, apiKey });
   const result = await evaluate(single, {
     clients: client,
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     rolloutsPerExample: 1,
   });
   await client.close();

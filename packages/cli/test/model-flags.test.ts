@@ -58,7 +58,7 @@ describe("vf eval -p/--provider", () => {
   });
 
   it("-p anthropic asks for ANTHROPIC_API_KEY before calling anything", async () => {
-    const result = await runVf(["eval", "reverse-text", "-p", "anthropic", "-m", "claude-sonnet-4-5"], {
+    const result = await runVf(["eval", "reverse-text", "-p", "anthropic", "-m", "claude-sonnet-5-5"], {
       env: noKeys,
     });
     expect(result.code).toBe(1);
@@ -76,7 +76,7 @@ describe("vf eval -p/--provider", () => {
         "-p",
         "anthropic",
         "-m",
-        "claude-sonnet-4-5",
+        "claude-sonnet-5-5",
         "-b",
         server.url,
         "-n",
@@ -90,7 +90,7 @@ describe("vf eval -p/--provider", () => {
     expect(result.stderr).not.toMatch(/^error:/m);
     expect(result.code).toBe(0);
     expect(server.apis).toEqual(["anthropic_messages", "anthropic_messages"]);
-    expect(server.bodies[0]).toMatchObject({ model: "claude-sonnet-4-5", max_tokens: expect.any(Number) });
+    expect(server.bodies[0]).toMatchObject({ model: "claude-sonnet-5-5", max_tokens: expect.any(Number) });
     expect(typeof server.bodies[0]!.system).toBe("string");
   });
 

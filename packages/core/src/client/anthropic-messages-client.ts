@@ -31,7 +31,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
  *
  * @example
  * const client = new AnthropicMessagesClient({ baseUrl: "https://api.anthropic.com", apiKey: process.env.ANTHROPIC_API_KEY! });
- * const response = await client.chat({ model: "claude-sonnet-4-5", messages, sampling: { max_tokens: 1024 } });
+ * const response = await client.chat({ model: "claude-sonnet-5-5", messages, sampling: { max_tokens: 1024 } });
  */
 export class AnthropicMessagesClient implements ModelClient {
   readonly type = "anthropic_messages";

@@ -94,7 +94,7 @@ describe("endpoint registry", () => {
     const types = parseEndpointRegistry(`
 [[endpoint]]
 endpoint_id = "claude"
-model = "claude-sonnet-4-5"
+model = "claude-sonnet-5-5"
 url = "https://api.anthropic.com"
 key = "ANTHROPIC_API_KEY"
 type = "anthropic_messages"

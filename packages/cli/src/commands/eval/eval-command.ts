@@ -154,7 +154,7 @@ Examples:
   vf eval configs/eval/all.toml -s                  every [[eval]] block and [[ablation]] sweep of a config
   vf eval gsm8k -m gpt-4.1 -n 200 --export-sft best.jsonl --min-reward 1 --best-of-group   distillation data
   vf eval gsm8k -m gpt-4.1-mini -n 20 -r 3 -s -R    continue an interrupted run
-  vf eval gsm8k -p anthropic -m claude-sonnet-4-5   Anthropic's Messages API (ANTHROPIC_API_KEY)
+  vf eval gsm8k -p anthropic -m claude-sonnet-5-5   Anthropic's Messages API (ANTHROPIC_API_KEY)
   vf eval gsm8k -p openrouter -m qwen/qwen3-8b      OpenRouter (OPENROUTER_API_KEY)
   vf eval reverse-text -m outputs/sft/final         an engine checkpoint folder, served here`,
     )

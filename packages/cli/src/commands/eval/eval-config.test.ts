@@ -65,7 +65,7 @@ header = ["X-Team: rl"]
 
 [[eval]]
 id = "gsm8k"
-model = "claude-sonnet-4-5"
+model = "claude-sonnet-5-5"
 api_base_url = "http://127.0.0.1:9/v1"
 api_key_var = "MY_KEY"
 headers = { X-Run = "7" }

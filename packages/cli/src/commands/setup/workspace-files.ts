@@ -38,7 +38,7 @@ export const ENDPOINTS_TOML = `# Model endpoints for vf eval -m <endpoint_id> an
 # Anthropic's Messages API:
 # [[endpoint]]
 # endpoint_id = "claude"
-# model = "claude-sonnet-4-5"
+# model = "claude-sonnet-5-5"
 # url = "https://api.anthropic.com"
 # key = "ANTHROPIC_API_KEY"
 # type = "anthropic_messages"
