@@ -2,7 +2,8 @@
  * The real vf binary in a real terminal, for tests of what a user sees there: colour, progress
  * redrawn in place. `runVfInScript` runs it in a pseudo-terminal (util-linux `script`) and returns
  * the raw bytes it wrote; `runVfInTmux` runs it in a tmux pane of a given size and returns the
- * screen as tmux drew it, scrollback included, once vf has exited.
+ * screen as tmux drew it, scrollback included, once vf has exited; `startVfInTmux` does the same
+ * step by step, so a test can read the screen and press keys while vf runs.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -73,6 +74,91 @@ export async function runVfInTmux(args: string[], options: TerminalRunOptions): 
     await tmux(["kill-server"]).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** vf running in a tmux pane, driven by a test. */
+export interface TmuxVf {
+  /** The pane as it shows now (the alternate screen while a program has it up). */
+  screen(): Promise<string>;
+  /** Whether a program has the pane's alternate screen up. */
+  alternateOn(): Promise<boolean>;
+  /** Waits until the pane shows `pattern` (polling), and returns the screen. */
+  waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** tmux send-keys: "q", "Enter", "C-c", ... */
+  sendKeys(...keys: string[]): Promise<void>;
+  /**
+   * Waits for vf to exit: its code, the pane's text (scrollback included) and every byte vf wrote
+   * to the pane (escapes included).
+   */
+  exited(timeoutMs?: number): Promise<{ code: number; output: string; raw: string }>;
+  /** Ends the tmux server and removes its files. */
+  close(): Promise<void>;
+}
+
+const EXITED = "vf-has-exited";
+
+/**
+ * Starts `vf ARGS` in a detached tmux pane, after a line `before` printed by the shell (so a test
+ * can see that vf leaves the user's screen as it was).
+ */
+export async function startVfInTmux(
+  args: string[],
+  options: TerminalRunOptions & { before?: string },
+): Promise<TmuxVf> {
+  const { columns = 120, rows = 40 } = options;
+  const dir = await mkdtemp(join(tmpdir(), "vf-tmux-"));
+  const socket = join(dir, "socket");
+  const codeFile = join(dir, "code");
+  const rawFile = join(dir, "raw");
+  const tmux = (tmuxArgs: string[], timeoutMs = 30_000) =>
+    run(
+      "tmux",
+      ["-S", socket, "-f", "/dev/null", ...tmuxArgs],
+      options.cwd,
+      terminalEnv(options.env),
+      timeoutMs,
+    );
+  // The pane waits for a key before vf starts, so pipe-pane records all vf writes.
+  const before = options.before ? `printf '%s\\n' ${quote(options.before)}; ` : "";
+  // The last line vf's bytes are followed by, so a test knows the recording has all of them.
+  const script = `read -r _; ${before}${vfCommand(args)}; echo $? > ${quote(codeFile)}; echo ${EXITED}; tmux -S ${quote(socket)} wait-for -S vf-done; sleep 600`;
+  await tmux(["new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "vf", script]);
+  await tmux(["pipe-pane", "-t", "vf", `cat >> ${quote(rawFile)}`]);
+  await tmux(["send-keys", "-t", "vf", "Enter"]);
+  const screen = () => tmux(["capture-pane", "-p", "-t", "vf"]);
+  return {
+    screen,
+    alternateOn: async () =>
+      (await tmux(["display-message", "-p", "-t", "vf", "#{alternate_on}"])).trim() === "1",
+    waitForScreen: async (pattern, timeoutMs = 120_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const shown = await screen();
+        if (pattern.test(shown)) return shown;
+        if (Date.now() > deadline) throw new Error(`the pane never showed ${pattern}; it shows:\n${shown}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+    sendKeys: async (...keys) => {
+      await tmux(["send-keys", "-t", "vf", ...keys]);
+    },
+    exited: async (timeoutMs = 120_000) => {
+      await tmux(["wait-for", "vf-done"], timeoutMs);
+      const output = await tmux(["capture-pane", "-p", "-t", "vf", "-S", "-", "-E", "-"]);
+      const code = Number((await readFile(codeFile, "utf8")).trim());
+      // pipe-pane's copy trails the pane a little.
+      let raw = await readFile(rawFile, "utf8");
+      for (const deadline = Date.now() + 30_000; !raw.includes(EXITED) && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        raw = await readFile(rawFile, "utf8");
+      }
+      return { code, output: output.replace(/\n+$/, "\n"), raw };
+    },
+    close: async () => {
+      await tmux(["kill-server"]).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 function vfCommand(args: string[]): string {

@@ -5,6 +5,7 @@
  */
 import { parseClientType } from "@vf-rl/core/client";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, UsageError } from "../../cli-errors.ts";
+import { openFullscreen } from "../../terminal/fullscreen.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { formatComparison } from "./comparison-table.ts";
@@ -47,6 +48,7 @@ export interface EvalFlags extends EvalPushFlags {
   verbose?: boolean;
   abbreviatedSummary?: boolean;
   disableTui?: boolean;
+  fullscreen?: boolean;
   /** False with -N/--no-interleave-scoring. */
   interleaveScoring: boolean;
   exportSft?: string;
@@ -102,6 +104,9 @@ export async function runEvalCommand(
     ...(flags.numWorkers !== undefined ? { numWorkers: flags.numWorkers } : {}),
     ...(flags.heartbeatUrl ? { heartbeatUrl: flags.heartbeatUrl } : {}),
   };
+  if (flags.fullscreen && flags.disableTui) {
+    throw new UsageError("-f/--fullscreen shows the live display, -d/--disable-tui turns it off: keep one");
+  }
   if (!flags.exportSft && (flags.minReward !== undefined || flags.bestOfGroup)) {
     throw new UsageError(
       "--min-reward and --best-of-group filter what --export-sft writes: add --export-sft FILE",
@@ -111,14 +116,24 @@ export async function runEvalCommand(
   for (const spec of specs) checkPhaseBounds(spec, settings);
   if (flags.exportSft) await prepareSftExport(flags.exportSft);
   const upload = await reportUploader(flags, io, specs);
-  const interrupt = onInterrupt(io);
+  // Off a terminal (a pipe, CI) there is no screen to take: -f changes nothing, as in verifiers.
+  const screen = flags.fullscreen && io.isTTY ? openFullscreen(io, `vf eval ${env} · Ctrl-C stops`) : null;
+  const shown = screen?.io ?? io;
+  const interrupt = onInterrupt(shown);
   try {
-    const outcomes = await runEvaluations(specs, {
-      settings,
-      io,
-      signal: interrupt.signal,
-      maxConcurrent: flags.maxConcurrent ?? Math.max(...specs.map((spec) => spec.maxConcurrent)),
-    });
+    let outcomes: Awaited<ReturnType<typeof runEvaluations>>;
+    try {
+      outcomes = await runEvaluations(specs, {
+        settings,
+        io: shown,
+        signal: interrupt.signal,
+        maxConcurrent: flags.maxConcurrent ?? Math.max(...specs.map((spec) => spec.maxConcurrent)),
+      });
+      await screen?.waitForExit(interrupt.signal);
+    } finally {
+      // The user's screen back, with the summaries written meanwhile after it.
+      screen?.close();
+    }
     const finished = outcomes.flatMap(({ spec, result }) => (result ? [{ spec, result }] : []));
     if (specs.length > 1 && !settings.json && finished.length > 0) {
       const compared = finished.map(({ spec, result }) => ({

@@ -129,6 +129,10 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option("--json", "print the summary as one JSON object (metadata.json's fields)")
     .option("-A, --abbreviated-summary", "leave the example prompt and completion out of the summary")
     .option(
+      "-f, --fullscreen",
+      "the live display on a screen of its own (the terminal's alternate screen), left with q or Enter when done",
+    )
+    .option(
       "-d, --disable-tui",
       "plain progress lines, one per update (for logs), instead of the live display",
     )
