@@ -12,7 +12,11 @@ export const i32 = 0x7f;
 export const f32 = 0x7d;
 /** Value type: 128-bit vector (four f32 lanes in these kernels). */
 export const v128 = 0x7b;
-export type ValueType = typeof i32 | typeof f32 | typeof v128;
+/** Value type: 64-bit integer (bit patterns of doubles). */
+export const i64 = 0x7e;
+/** Value type: 64-bit float. */
+export const f64 = 0x7c;
+export type ValueType = typeof i32 | typeof f32 | typeof v128 | typeof i64 | typeof f64;
 
 /** Unsigned LEB128. */
 function uleb(n: number): number[] {
@@ -51,12 +55,16 @@ export const op = {
   // control
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
+  /** `if` whose arms leave nothing. */
+  if: [0x04, 0x40],
   /** `if` whose arms leave one value of `type`. */
   ifValue: (type: ValueType): number[] => [0x04, type],
   else: [0x05],
   end: [0x0b],
   br: (depth: number): number[] => [0x0c, ...uleb(depth)],
   brIf: (depth: number): number[] => [0x0d, ...uleb(depth)],
+  /** Of two values, the first if the i32 on top is not zero, else the second. */
+  select: [0x1b],
   // locals
   get: (index: number): number[] => [0x20, ...uleb(index)],
   set: (index: number): number[] => [0x21, ...uleb(index)],
@@ -64,20 +72,56 @@ export const op = {
   i32Const: (n: number): number[] => [0x41, ...sleb(n)],
   i32Add: [0x6a],
   i32Mul: [0x6c],
+  i32Sub: [0x6b],
+  i32And: [0x71],
+  i32ShrU: [0x76],
+  i32Eqz: [0x45],
+  i32Eq: [0x46],
+  i32LtS: [0x48],
+  i32LtU: [0x49],
   i32GtS: [0x4a],
+  i32GtU: [0x4b],
   i32GeS: [0x4e],
+  i32GeU: [0x4f],
+  i32WrapI64: [0xa7],
+  i32TruncF64S: [0xaa],
+  // i64
+  i64Const: (n: number): number[] => [0x42, ...sleb(n)],
+  i64ExtendI32S: [0xac],
+  i64Shl: [0x86],
+  i64ShrU: [0x88],
+  i64ReinterpretF64: [0xbd],
   // f32
   f32Const0: [0x43, 0, 0, 0, 0],
   f32Load: (offset = 0): number[] => [0x2a, ...memarg(2, offset)],
   f32Store: (offset = 0): number[] => [0x38, ...memarg(2, offset)],
   f32Add: [0x92],
   f32Mul: [0x94],
+  f32DemoteF64: [0xb6],
+  // f64
+  f64Load: (offset = 0): number[] => [0x2b, ...memarg(3, offset)],
+  f64Store: (offset = 0): number[] => [0x39, ...memarg(3, offset)],
+  f64Const: (x: number): number[] => [0x44, ...new Uint8Array(Float64Array.of(x).buffer)],
+  f64Eq: [0x61],
+  f64Ne: [0x62],
+  f64Lt: [0x63],
+  f64Gt: [0x64],
+  f64Add: [0xa0],
+  f64Sub: [0xa1],
+  f64Mul: [0xa2],
+  f64Div: [0xa3],
+  f64Neg: [0x9a],
+  f64PromoteF32: [0xbb],
+  f64ConvertI32S: [0xb7],
+  f64ReinterpretI64: [0xbf],
   // v128 of four f32 lanes
   v128Zero: [...simd(0x0c), ...new Array<number>(16).fill(0)],
   v128Load: (offset = 0): number[] => [...simd(0x00), ...memarg(4, offset)],
   /** Loads one f32 and copies it into all four lanes. */
   v128Load32Splat: (offset = 0): number[] => [...simd(0x09), ...memarg(2, offset)],
   v128Store: (offset = 0): number[] => [...simd(0x0b), ...memarg(4, offset)],
+  /** Four f32 lanes all holding the f32 on top of the stack. */
+  f32x4Splat: simd(0x13),
   /** One f32 lane of a v128. */
   f32x4ExtractLane: (lane: number): number[] => [...simd(0x1f), lane],
   f32x4Add: simd(0xe4),
@@ -107,12 +151,55 @@ export function addLocal(local: number, other: number): number[] {
   return seq(op.get(local), op.get(other), op.i32Add, op.set(local));
 }
 
-/** One exported function: its i32 parameters, its locals by type, and its body (without the final end). */
+/**
+ * One exported function: its parameters (a count of i32s, or their types), its locals by type
+ * (numbered after the parameters in the order i32, f32, v128, i64, f64), and its body (without the
+ * final end). It returns nothing unless `result` names a type.
+ */
 export interface WasmFunction {
   name: string;
-  params: number;
-  locals: { i32?: number; f32?: number; v128?: number };
+  params: number | readonly ValueType[];
+  result?: ValueType;
+  locals: { i32?: number; f32?: number; v128?: number; i64?: number; f64?: number };
   body: number[];
+}
+
+/**
+ * Numbers named parameters and locals as a WasmFunction does: `names.x` is the index of local x.
+ * `locals({ params: { out: i32 }, i32: ["r"], f64: ["sum"] })` gives out 0, r 1, sum 2.
+ */
+export function namedLocals<
+  P extends string,
+  I extends string = never,
+  F extends string = never,
+  V extends string = never,
+  J extends string = never,
+  D extends string = never,
+>(spec: {
+  params: Record<P, ValueType>;
+  i32?: readonly I[];
+  f32?: readonly F[];
+  v128?: readonly V[];
+  i64?: readonly J[];
+  f64?: readonly D[];
+}): { at: Record<P | I | F | V | J | D, number>; params: ValueType[]; locals: WasmFunction["locals"] } {
+  const at = {} as Record<string, number>;
+  let next = 0;
+  const params = Object.entries(spec.params) as [string, ValueType][];
+  for (const [name] of params) at[name] = next++;
+  const groups = [spec.i32, spec.f32, spec.v128, spec.i64, spec.f64] as const;
+  for (const group of groups) for (const name of group ?? []) at[name] = next++;
+  return {
+    at: at as Record<P | I | F | V | J | D, number>,
+    params: params.map(([, type]) => type),
+    locals: {
+      i32: spec.i32?.length ?? 0,
+      f32: spec.f32?.length ?? 0,
+      v128: spec.v128?.length ?? 0,
+      i64: spec.i64?.length ?? 0,
+      f64: spec.f64?.length ?? 0,
+    },
+  };
 }
 
 /** Bytes of a module importing `env.memory` (`shared` needs a maximum) and exporting `functions`. */
@@ -120,7 +207,11 @@ export function assembleModule(
   functions: readonly WasmFunction[],
   memory: { initialPages: number; maximumPages?: number; shared?: boolean },
 ): Uint8Array {
-  const types = functions.map((f) => [0x60, ...uleb(f.params), ...new Array<number>(f.params).fill(i32), 0]);
+  const types = functions.map((f) => {
+    const params = typeof f.params === "number" ? new Array<number>(f.params).fill(i32) : [...f.params];
+    const results = f.result === undefined ? [] : [f.result];
+    return [0x60, ...vector(params.map((t) => [t])), ...vector(results.map((t) => [t]))];
+  });
   const limits =
     memory.maximumPages === undefined
       ? [0x00, ...uleb(memory.initialPages)]
@@ -131,6 +222,8 @@ export function assembleModule(
         [f.locals.i32 ?? 0, i32],
         [f.locals.f32 ?? 0, f32],
         [f.locals.v128 ?? 0, v128],
+        [f.locals.i64 ?? 0, i64],
+        [f.locals.f64 ?? 0, f64],
       ] as const
     ).filter(([count]) => count > 0);
     const body = [...vector(groups.map(([count, type]) => [...uleb(count), type])), ...f.body, ...op.end];

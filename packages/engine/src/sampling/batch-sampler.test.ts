@@ -7,7 +7,8 @@ import { initParameters } from "../params.ts";
 import { SamplingParams, type SamplingParamsInput } from "../trainer/protocol.ts";
 import { BatchSampler, sampleBatch } from "./batch-sampler.ts";
 import { CachedForward } from "./cached-forward.ts";
-import { KvCache } from "./kv-cache.ts";
+import type { StepForward } from "./step-forward.ts";
+import { WasmCachedForward } from "./wasm-cached-forward.ts";
 
 const config = parseModelConfig({
   vocabSize: 263,
@@ -32,15 +33,20 @@ const prompts = [
   [256, 260, 1, 2, 3, 4, 5, 6, 7],
 ];
 
-describe("the cached forward pass", () => {
+const forwards: [string, (m: Transformer) => StepForward][] = [
+  ["plain", (m) => new CachedForward(m)],
+  ["WebAssembly", (m) => new WasmCachedForward(m)],
+];
+
+describe.each(forwards)("the %s cached forward pass", (_, makeForward) => {
   it("gives the training forward's logits bit for bit, whether prefilled at once, in chunks or token by token", () => {
     const m = model();
     const seq = [256, 260, 104, 101, 108, 108, 111, 257, 261, 119];
     const full = m.forward(packSequences([seq], [...seq.keys()])).slice(); // logits of every row
     const V = config.vocabSize;
     for (const chunks of [[seq.length], [4, 3, 3], Array(seq.length).fill(1)]) {
-      const cached = new CachedForward(m);
-      const cache = new KvCache(config, "f32", seq.length);
+      const cached = makeForward(m);
+      const cache = cached.openCache(seq.length);
       let at = 0;
       for (const n of chunks) {
         const logits = cached.step([cache], [seq.slice(at, at + n)]);
@@ -48,6 +54,80 @@ describe("the cached forward pass", () => {
         expect(logits).toEqual(full.subarray((at - 1) * V, at * V));
       }
     }
+  });
+
+  it("gives each sequence of a batched step the logits it gets alone, and greedy decoding the same tokens", () => {
+    const m = model();
+    const V = config.vocabSize;
+    const argmax = (row: ArrayLike<number>): number => {
+      let best = 0;
+      for (let i = 1; i < row.length; i++) if (row[i]! > row[best]!) best = i;
+      return best;
+    };
+    /** Greedy decoding of `prompts` for 8 tokens, stepped together: every step's logits and the tokens. */
+    const decode = (batch: number[][]): { logits: number[][][]; tokens: number[][] } => {
+      const forward = makeForward(m);
+      const caches = batch.map((p) => forward.openCache(p.length + 8));
+      let pending = batch.map((p) => [...p]);
+      const logits: number[][][] = batch.map(() => []);
+      const tokens: number[][] = batch.map(() => []);
+      for (let t = 0; t < 8; t++) {
+        const out = forward.step(caches, pending);
+        pending = batch.map((_, s) => {
+          const row = out.subarray(s * V, (s + 1) * V);
+          logits[s]!.push([...row]);
+          tokens[s]!.push(argmax(row));
+          return [argmax(row)];
+        });
+      }
+      return { logits, tokens };
+    };
+    const together = decode(prompts);
+    prompts.forEach((prompt, s) => {
+      const alone = decode([prompt]);
+      expect(together.logits[s]).toEqual(alone.logits[0]); // bit for bit
+      expect(together.tokens[s]).toEqual(alone.tokens[0]);
+    });
+  });
+});
+
+describe("the WebAssembly cached forward pass", () => {
+  it("agrees with the plain one bit for bit on a long prefill and caches that are reused", () => {
+    const long = { ...config, maxSeqLen: 700 }; // over one chunk of 512 rows
+    const m = new Transformer(long);
+    initParameters(long, m.params, 4);
+    const prompt = Array.from({ length: 600 }, (_, i) => (i * 7) % 256);
+    const plain = new CachedForward(m);
+    const fast = new WasmCachedForward(m);
+    for (let round = 0; round < 2; round++) {
+      // round 1 opens its caches in the slots round 0 gave back
+      const plainCaches = [plain.openCache(610), plain.openCache(20)];
+      const fastCaches = [fast.openCache(610), fast.openCache(20)];
+      const steps = [
+        [prompt, [256, 72]],
+        [[97], [98]],
+        [[99], [100]],
+      ];
+      for (const tokens of steps) {
+        expect(fast.step(fastCaches, tokens)).toEqual(plain.step(plainCaches, tokens));
+      }
+      for (const cache of fastCaches) fast.closeCache(cache);
+    }
+  });
+
+  it("reads the weights anew when it starts from idle, never in the middle of a sequence", () => {
+    const m = model();
+    const fast = new WasmCachedForward(m);
+    const oldLogits = m.forward(packSequences([[256, 72, 97]], [1, 2])).slice(); // rows 1 and 2
+    const cache = fast.openCache(4);
+    fast.step([cache], [[256, 72]]);
+    for (let i = 0; i < m.params.length; i++) m.params[i] = m.params[i]! * 0.5;
+    const newLogits = m.forward(packSequences([[256, 72]], [1])).slice();
+    // the open sequence goes on with the weights it started with
+    expect(fast.step([cache], [[97]])).toEqual(oldLogits.subarray(config.vocabSize));
+    fast.closeCache(cache);
+    // the next one, opened from idle, reads the new weights
+    expect(fast.step([fast.openCache(4)], [[256, 72]])).toEqual(newLogits);
   });
 });
 

@@ -13,8 +13,9 @@ import { Rng } from "../rng.ts";
 import { type ByteTokenizer, tokenizer as byteTokenizer } from "../tokenizer/tokenizer.ts";
 import type { FinishReason, SampledSequence, SamplingParams } from "../trainer/protocol.ts";
 import { CachedForward } from "./cached-forward.ts";
-import { KvCache } from "./kv-cache.ts";
 import { LogitsProcessor, type TokenLogprob } from "./logits-processor.ts";
+import type { SequenceCache, StepForward } from "./step-forward.ts";
+import { WasmCachedForward } from "./wasm-cached-forward.ts";
 
 /** One token produced by a step, and whether it ended its sequence. */
 export interface TokenEvent {
@@ -31,7 +32,7 @@ interface Sequence {
   id: number;
   params: SamplingParams;
   rng: Rng;
-  cache: KvCache | null; // allocated when the sequence starts running
+  cache: SequenceCache | null; // opened when the sequence starts running
   pending: number[]; // tokens to run at the next step (the prompt, then the last sampled token)
   seen: Uint8Array; // (V) tokens of prompt and output, for the repetition penalty
   maxNew: number;
@@ -60,7 +61,7 @@ export interface BatchSamplerOptions {
 
 /** Steps many sequences of different lengths together over one model. */
 export class BatchSampler {
-  private readonly forward: CachedForward;
+  private readonly forward: StepForward;
   private readonly processor: LogitsProcessor;
   private readonly tokenizer: ByteTokenizer;
   private readonly maxRunning: number;
@@ -73,7 +74,8 @@ export class BatchSampler {
     readonly model: Transformer,
     options: BatchSamplerOptions = {},
   ) {
-    this.forward = new CachedForward(model);
+    // float32 models sample on the WebAssembly forward; float64 ones (gradient checks) on the plain one
+    this.forward = model.dtype === "f32" ? new WasmCachedForward(model) : new CachedForward(model);
     this.processor = new LogitsProcessor(model.config.vocabSize);
     this.tokenizer = options.tokenizer ?? byteTokenizer;
     this.maxRunning = options.maxRunning ?? 64;
@@ -125,11 +127,7 @@ export class BatchSampler {
     while (this.running.size < this.maxRunning && this.waiting.length > 0) {
       const seq = this.waiting.shift()!;
       // the cache holds the prompt and every generated token but the last, which is never run
-      seq.cache = new KvCache(
-        this.model.config,
-        this.model.dtype,
-        Math.min(maxSeqLen, seq.pending.length + seq.maxNew - 1),
-      );
+      seq.cache = this.forward.openCache(Math.min(maxSeqLen, seq.pending.length + seq.maxNew - 1));
       this.running.set(seq.id, seq);
     }
     const sequences = [...this.running.values()];
@@ -168,7 +166,8 @@ export class BatchSampler {
 
   /** Stops sequence `id` now (e.g. its client went away), freeing its cache. */
   cancel(id: number): void {
-    this.running.delete(id);
+    const running = this.running.get(id);
+    if (running !== undefined) this.release(running);
     this.finished.delete(id);
     const waiting = this.waiting.findIndex((s) => s.id === id);
     if (waiting >= 0) this.waiting.splice(waiting, 1);
@@ -187,11 +186,18 @@ export class BatchSampler {
     return null;
   }
 
+  /** Takes a running sequence out of the batch and gives its cache back. */
+  private release(seq: Sequence): void {
+    this.running.delete(seq.id);
+    this.forward.closeCache(seq.cache!);
+    seq.cache = null;
+  }
+
   private complete(seq: Sequence, reason: FinishReason, stopReason: string | number | null): void {
     const cut =
       typeof stopReason === "string" ? seq.stopBytes[seq.params.stop.indexOf(stopReason)]!.length : 0;
     const text = new TextDecoder().decode(Uint8Array.from(seq.bytes.slice(0, seq.bytes.length - cut)));
-    this.running.delete(seq.id);
+    this.release(seq);
     this.finished.set(seq.id, {
       tokens: seq.generated,
       logprobs: seq.logprobs,

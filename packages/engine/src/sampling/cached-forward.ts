@@ -1,8 +1,9 @@
 /**
- * The forward pass for sampling: runs only the new tokens of each sequence, reads the past from its
- * KV cache, and returns the logits of each sequence's last new token. It calls the very layer
- * functions and kernels of model.ts in the same order, so its logits equal the training forward's
- * bit for bit (every kernel computes a row the same way whatever the other rows are).
+ * The plain forward pass for sampling, the reference of wasm-cached-forward.ts (and the one float64
+ * models use): runs only the new tokens of each sequence, reads the past from its KV cache, and
+ * returns the logits of each sequence's last new token. It calls the very layer functions and
+ * kernels of model.ts in the same order on ordinary arrays, so its logits equal the training
+ * forward's bit for bit (every kernel computes a row the same way whatever the other rows are).
  *
  * Dimensions as in model.ts; here N is the number of new tokens over all sequences and S the
  * number of sequences stepped together (prompts being prefilled and sequences decoding mix freely).
@@ -20,7 +21,8 @@ import {
   swigluForward,
 } from "../layers.ts";
 import type { Transformer } from "../model.ts";
-import type { KvCache } from "./kv-cache.ts";
+import { KvCache } from "./kv-cache.ts";
+import { checkStep, type SequenceCache, type StepForward } from "./step-forward.ts";
 
 /** Buffers for `capacity` new tokens and sequences, reused across steps. */
 class StepBuffers {
@@ -61,34 +63,28 @@ class StepBuffers {
   }
 }
 
-/** Runs steps of sampling for a model. */
-export class CachedForward {
+/** Runs steps of sampling for a model, on ordinary arrays. */
+export class CachedForward implements StepForward {
   private buffers: StepBuffers | null = null;
 
   constructor(readonly model: Transformer) {}
 
-  /**
-   * Appends `newTokens[s]` to sequence s (its cache `caches[s]`) and returns the logits (S, V) of
-   * the last new token of each sequence, valid until the next call.
-   */
-  step(caches: readonly KvCache[], newTokens: readonly (readonly number[])[]): Floats {
+  openCache(capacity: number): KvCache {
+    return new KvCache(this.model.config, this.model.dtype, capacity);
+  }
+
+  closeCache(): void {} // the garbage collector frees its arrays
+
+  step(sequenceCaches: readonly SequenceCache[], newTokens: readonly (readonly number[])[]): Floats {
     const { dModel: C, nHeads: H, dFF: F, vocabSize: V, normEps: eps, nLayers: L } = this.model.config;
     const D = C / H;
     const scale = 1 / Math.sqrt(D);
+    const caches = sequenceCaches.map((cache) => {
+      if (!(cache instanceof KvCache)) throw new EngineError("step a cache with the forward that opened it");
+      return cache;
+    });
     const S = caches.length;
-    let N = 0;
-    for (let s = 0; s < S; s++) {
-      const n = newTokens[s]!.length;
-      if (n === 0)
-        throw new EngineError(`sequence ${s} has no new token to run: give each sequence at least one`);
-      if (caches[s]!.length + n > caches[s]!.capacity) {
-        throw new EngineError(
-          `sequence ${s} would hold ${caches[s]!.length + n} positions in a cache of ${caches[s]!.capacity}: ` +
-            "size the cache for prompt plus max tokens",
-        );
-      }
-      N += n;
-    }
+    const N = checkStep(caches, newTokens, V);
     const b = this.buffersFor(N, S);
     const tokens = new Int32Array(N); // (N)
     const positions = new Int32Array(N); // (N)
@@ -97,11 +93,6 @@ export class CachedForward {
     for (let s = 0; s < S; s++) {
       const past = caches[s]!.length;
       newTokens[s]!.forEach((token, i) => {
-        if (!Number.isInteger(token) || token < 0 || token >= V) {
-          throw new EngineError(
-            `token id ${token} is outside the vocabulary of ${V}: encode with this model's tokenizer`,
-          );
-        }
         tokens[row] = token;
         positions[row] = past + i;
         row += 1;
