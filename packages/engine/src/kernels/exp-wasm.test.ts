@@ -1,18 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../rng.ts";
-import { expFunction } from "./exp-wasm.ts";
+import { expFunction, expPairFunction } from "./exp-wasm.ts";
 import { assembleModule } from "./wasm-assembler.ts";
 
 interface WasmApi {
-  Memory: new (d: { initial: number }) => object;
+  Memory: new (d: { initial: number }) => { buffer: ArrayBuffer };
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (m: object, i: object) => { exports: { exp: (x: number) => number } };
+  Instance: new (
+    m: object,
+    i: object,
+  ) => { exports: { exp: (x: number) => number; expPair: (at: number) => void } };
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-const module = new wasm.Module(assembleModule([expFunction], { initialPages: 1 }));
-const exp = new wasm.Instance(module, { env: { memory: new wasm.Memory({ initial: 1 }) } }).exports.exp;
+const memory = new wasm.Memory({ initial: 1 });
+const module = new wasm.Module(assembleModule([expFunction, expPairFunction], { initialPages: 1 }));
+const { exports } = new wasm.Instance(module, { env: { memory } });
+const exp = exports.exp;
+const doubles = new Float64Array(memory.buffer, 0, 2);
+/** exp of a and b through the two-lane kernel. */
+function expPair(a: number, b: number): [number, number] {
+  doubles.set([a, b]);
+  exports.expPair(0);
+  return [doubles[0]!, doubles[1]!];
+}
 
-describe("the WebAssembly exp", () => {
+describe("the WebAssembly exp, one lane and two", () => {
   it("gives Math.exp's result bit for bit at the edges of every branch", () => {
     const edges = [
       0,
@@ -42,6 +54,17 @@ describe("the WebAssembly exp", () => {
       Number.NaN,
     ];
     for (const x of edges) expect(Object.is(exp(x), Math.exp(x)), `exp(${x})`).toBe(true);
+    // two lanes: each edge beside an ordinary argument, in both lanes, and beside itself
+    for (const x of edges) {
+      for (const [a, b] of [
+        [x, -3.5],
+        [-3.5, x],
+        [x, x],
+      ] as const) {
+        const [ea, eb] = expPair(a, b);
+        expect(Object.is(ea, Math.exp(a)) && Object.is(eb, Math.exp(b)), `exp(${a}, ${b})`).toBe(true);
+      }
+    }
   });
 
   it("gives Math.exp's result bit for bit on a million arguments of every scale", () => {
@@ -52,6 +75,9 @@ describe("the WebAssembly exp", () => {
       // softmax's range, SwiGLU's, near 0, and the whole finite range
       const x = [u * 60 - 30, u * 20, u * 2 ** -20, u * 1500][i % 4]!;
       if (!Object.is(exp(x), Math.exp(x))) mismatches += 1;
+      const y = u * 40 - 30; // a second lane, mostly on the main path
+      const [ex, ey] = expPair(x, y);
+      if (!Object.is(ex, Math.exp(x)) || !Object.is(ey, Math.exp(y))) mismatches += 1;
     }
     expect(mismatches).toBe(0);
   });

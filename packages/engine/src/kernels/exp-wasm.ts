@@ -9,7 +9,7 @@
  * c = r − r²·(P1 + r²·(P2 + ... + r²·P5)) is a degree-5 Remez fit; scale by 2^k through the
  * exponent bits. |x| < 2^-28 gives 1 + x; overflow gives Infinity, underflow 0, NaN stays NaN.
  */
-import { f64, namedLocals, op, seq, type WasmFunction } from "./wasm-assembler.ts";
+import { f64, i32, namedLocals, op, seq, type WasmFunction } from "./wasm-assembler.ts";
 
 /** The double whose bits are hi:lo (fdlibm gives its constants so: these bits are the intended values). */
 function fromBits(hi: number, lo: number): number {
@@ -47,7 +47,10 @@ export interface ExpLocals {
 }
 
 /** Names of the scratch locals `expF64` needs beside x and out: declare them in the kernel's locals. */
-export const EXP_SCRATCH = { i32: ["hx", "xsb", "k"], f64: ["hi", "lo", "r", "t", "c"] } as const;
+export const EXP_SCRATCH = {
+  i32: ["expHx", "expXsb", "expK"],
+  f64: ["expHi", "expLo", "expR", "expT", "expC"],
+} as const;
 
 /** The ExpLocals of a kernel that declared EXP_SCRATCH's names, with its own x and out. */
 export function expLocalsOf(at: Record<string, number>, x: number, out: number): ExpLocals {
@@ -56,18 +59,9 @@ export function expLocalsOf(at: Record<string, number>, x: number, out: number):
     if (index === undefined) throw new Error(`the kernel declares no local ${name} for exp`);
     return index;
   };
-  return {
-    x,
-    out,
-    hx: local("hx"),
-    xsb: local("xsb"),
-    k: local("k"),
-    hi: local("hi"),
-    lo: local("lo"),
-    r: local("r"),
-    t: local("t"),
-    c: local("c"),
-  };
+  const [hx, xsb, k] = EXP_SCRATCH.i32.map(local) as [number, number, number];
+  const [hi, lo, r, t, c] = EXP_SCRATCH.f64.map(local) as [number, number, number, number, number];
+  return { x, out, hx, xsb, k, hi, lo, r, t, c };
 }
 
 /** 2^(k + bias) as a double, built from its exponent bits (k + bias in the normal range). */
@@ -148,6 +142,130 @@ export function expF64(l: ExpLocals): number[] {
     op.end,
   );
 }
+
+/** The locals `expF64x2` reads and writes: v128s of two f64 lanes, and the scalar ones of `expF64`. */
+export interface ExpPairLocals {
+  x: number; // v128, the arguments (not changed)
+  out: number; // v128, their exponentials
+  ax: number; // v128 scratch
+  k: number; // v128 scratch
+  kf: number; // v128 scratch
+  hi: number; // v128 scratch
+  lo: number; // v128 scratch
+  r: number; // v128 scratch
+  t: number; // v128 scratch
+  c: number; // v128 scratch
+  scalar: ExpLocals; // for lanes off the main path, one at a time
+}
+
+/** Names of the v128 scratch locals `expF64x2` needs beside x and out. */
+export const EXP_PAIR_SCRATCH = [
+  "expPairAx",
+  "expPairK",
+  "expPairKf",
+  "expPairHi",
+  "expPairLo",
+  "expPairR",
+  "expPairT",
+  "expPairC",
+] as const;
+
+/** The ExpPairLocals of a kernel that declared EXP_PAIR_SCRATCH's names. */
+export function expPairLocalsOf(
+  at: Record<string, number>,
+  x: number,
+  out: number,
+  scalar: ExpLocals,
+): ExpPairLocals {
+  const local = (name: string): number => {
+    const index = at[name];
+    if (index === undefined) throw new Error(`the kernel declares no local ${name} for exp`);
+    return index;
+  };
+  const [ax, k, kf, hi, lo, r, t, c] = EXP_PAIR_SCRATCH.map(local) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { x, out, ax, k, kf, hi, lo, r, t, c, scalar };
+}
+
+const pair = (x: number): number[] => op.f64x2Const([x, x]);
+const HALF_LN2_UP = fromBits(0x3fd62e43, 0); // |x| >= this ⇔ fdlibm reduces x (high word > 0x3fd62e42)
+
+/**
+ * Instructions that set v128 `out` to exp of both f64 lanes of v128 `x`, bit for bit as `expF64`
+ * (and Math.exp). When both lanes have 2^-28 <= |x| < 700 and x ≠ 1 (softmax's and SwiGLU's
+ * arguments, nearly always), they take fdlibm's main path together: its cases |x| <= 0.5·ln2 and
+ * |x| < 1.5·ln2 are that path with k = 0 and k = ±1, which gives the same bits (c − 2 = −(2 − c)
+ * and the divisions round alike). Otherwise each lane goes through `expF64` in turn.
+ */
+export function expF64x2(l: ExpPairLocals): number[] {
+  const { x, out, ax, k, kf, hi, lo, r, t, c, scalar } = l;
+  let poly = pair(P[4]!);
+  for (let i = 3; i >= 0; i--) poly = seq(pair(P[i]!), op.get(t), poly, op.f64x2Mul, op.f64x2Add);
+  const lane = (i: number): number[] =>
+    seq(
+      seq(op.get(x), op.f64x2ExtractLane(i), op.set(scalar.x)),
+      expF64(scalar),
+      seq(op.get(out), op.get(scalar.out), op.f64x2ReplaceLane(i), op.set(out)),
+    );
+  return seq(
+    seq(op.get(x), op.f64x2Abs, op.set(ax)),
+    seq(op.get(ax), pair(2 ** -28), op.f64x2Ge, op.get(ax), pair(700), op.f64x2Lt, op.v128And),
+    seq(op.get(x), pair(1), op.f64x2Ne, op.v128And, op.i64x2AllTrue, op.if),
+    // k = trunc(x/ln2 ± 0.5) (the sign of x on 0.5), kept only where |x| > 0.5·ln2
+    seq(op.get(x), pair(INV_LN2), op.f64x2Mul, op.get(x), pair(-0), op.v128And, pair(0.5), op.v128Or),
+    seq(op.f64x2Add, op.i32x4TruncSatF64x2SZero, op.set(k)),
+    seq(op.get(ax), pair(HALF_LN2_UP), op.f64x2Ge, op.set(ax)), // all ones on the reduced lanes
+    seq(op.get(k), op.f64x2ConvertLowI32x4S, op.get(ax), op.v128And, op.set(kf)),
+    seq(op.get(k), op.i64x2ExtendLowI32x4S, op.get(ax), op.v128And, op.set(k)),
+    // r = hi − lo = x − k·ln2
+    seq(op.get(x), op.get(kf), pair(LN2_HI), op.f64x2Mul, op.f64x2Sub, op.set(hi)),
+    seq(op.get(kf), pair(LN2_LO), op.f64x2Mul, op.set(lo)),
+    seq(op.get(hi), op.get(lo), op.f64x2Sub, op.set(r)),
+    // c = r − t·poly(t), t = r²
+    seq(op.get(r), op.get(r), op.f64x2Mul, op.set(t)),
+    seq(op.get(r), op.get(t), poly, op.f64x2Mul, op.f64x2Sub, op.set(c)),
+    // (1 − ((lo − r·c/(2 − c)) − hi)) · 2^k, 2^k from its exponent bits
+    seq(pair(1), op.get(lo), op.get(r), op.get(c), op.f64x2Mul, pair(2), op.get(c), op.f64x2Sub),
+    seq(op.f64x2Div, op.f64x2Sub, op.get(hi), op.f64x2Sub, op.f64x2Sub),
+    seq(op.get(k), op.i64x2Const([1023, 1023]), op.i64x2Add, op.i32Const(52), op.i64x2Shl),
+    seq(op.f64x2Mul, op.set(out)),
+    op.else,
+    lane(0),
+    lane(1),
+    op.end,
+  );
+}
+
+const expPairNames = namedLocals({
+  params: { at: i32 },
+  i32: EXP_SCRATCH.i32,
+  f64: ["sx", "sout", ...EXP_SCRATCH.f64],
+  v128: ["x", "out", ...EXP_PAIR_SCRATCH],
+});
+
+/** expPair(at): the two doubles at byte address `at` replaced by their exponentials, for the tests. */
+export const expPairFunction: WasmFunction = {
+  name: "expPair",
+  params: expPairNames.params,
+  locals: expPairNames.locals,
+  body: (() => {
+    const { at } = expPairNames;
+    const scalar = expLocalsOf(at, at.sx, at.sout);
+    return seq(
+      seq(op.get(at.at), op.v128Load(), op.set(at.x)),
+      expF64x2(expPairLocalsOf(at, at.x, at.out, scalar)),
+      seq(op.get(at.at), op.get(at.out), op.v128Store()),
+    );
+  })(),
+};
 
 const expNames = namedLocals({
   params: { x: f64 },

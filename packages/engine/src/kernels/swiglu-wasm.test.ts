@@ -11,14 +11,21 @@ describe("the WebAssembly SwiGLU", () => {
   it.each([
     [7, 256],
     [3, 5],
-  ])("gives swigluForward's activations bit for bit for %i rows of width %i", (rows, F) => {
-    const rng = new Rng(F);
-    const heap = new WasmHeap({ floats: 3 * rows * F, kernels: [swigluFunction] });
-    const h13 = random(rows * 2 * F, rng, 4);
-    heap.floats.set(h13, 0);
-    heap.kernel("swiglu")(0, rows * 2 * F * 4, rows, F);
-    const act = new Float32Array(rows * F);
-    swigluForward(act, new Float32Array(rows * F), h13, rows, F);
-    expect(heap.floats.slice(rows * 2 * F, rows * 3 * F)).toEqual(act);
-  });
+  ])(
+    "gives swigluForward's activations bit for bit for %i rows of width %i, and writes nothing else",
+    (rows, F) => {
+      const rng = new Rng(F);
+      // heap: [ h13 (rows, 2F) | act (rows, F) | a guard of F floats ]
+      const heap = new WasmHeap({ floats: 3 * rows * F + F, kernels: [swigluFunction] });
+      const h13 = random(rows * 2 * F, rng, 4);
+      heap.floats.set(h13, 0);
+      heap.floats.fill(7, rows * 3 * F, rows * 3 * F + F);
+      heap.kernel("swiglu")(0, rows * 2 * F * 4, rows, F);
+      const act = new Float32Array(rows * F);
+      swigluForward(act, new Float32Array(rows * F), h13, rows, F);
+      expect(heap.floats.slice(rows * 2 * F, rows * 3 * F)).toEqual(act);
+      expect(heap.floats.slice(0, rows * 2 * F)).toEqual(h13);
+      expect(heap.floats.slice(rows * 3 * F, rows * 3 * F + F)).toEqual(new Float32Array(F).fill(7));
+    },
+  );
 });

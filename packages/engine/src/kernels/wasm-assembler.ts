@@ -126,6 +126,58 @@ export const op = {
   f32x4ExtractLane: (lane: number): number[] => [...simd(0x1f), lane],
   f32x4Add: simd(0xe4),
   f32x4Mul: simd(0xe6),
+  // v128 as a whole, or as bytes
+  /** A constant v128 of four f32 lanes. */
+  f32x4Const: (lanes: readonly number[]): number[] => [
+    ...simd(0x0c),
+    ...new Uint8Array(Float32Array.from(lanes).buffer),
+  ],
+  /** A constant v128 of two f64 lanes. */
+  f64x2Const: (lanes: readonly number[]): number[] => [
+    ...simd(0x0c),
+    ...new Uint8Array(Float64Array.from(lanes).buffer),
+  ],
+  /** A constant v128 of two i64 lanes. */
+  i64x2Const: (lanes: readonly number[]): number[] => [
+    ...simd(0x0c),
+    ...new Uint8Array(BigInt64Array.from(lanes.map(BigInt)).buffer),
+  ],
+  /** Loads 8 bytes into the low half, zeroing the high half. */
+  v128Load64Zero: (offset = 0): number[] => [...simd(0x5d), ...memarg(3, offset)],
+  /** Stores the low 8 bytes (lane 0 of 64 bits). */
+  v128Store64Lane0: (offset = 0): number[] => [...simd(0x5b), ...memarg(3, offset), 0],
+  /** Bytes of two v128s picked by 16 indices (0..15 the first, 16..31 the second). */
+  i8x16Shuffle: (lanes: readonly number[]): number[] => [...simd(0x0d), ...lanes],
+  v128And: simd(0x4e),
+  v128Or: simd(0x50),
+  /** (a & mask) | (b & ~mask) for a, b, mask on the stack. */
+  v128Bitselect: simd(0x52),
+  f32x4ReplaceLane: (lane: number): number[] => [...simd(0x20), lane],
+  f32x4DemoteF64x2Zero: simd(0x5e),
+  // v128 of two f64 lanes
+  f64x2Splat: simd(0x14),
+  f64x2ExtractLane: (lane: number): number[] => [...simd(0x21), lane],
+  f64x2ReplaceLane: (lane: number): number[] => [...simd(0x22), lane],
+  f64x2Eq: simd(0x47),
+  f64x2Ne: simd(0x48),
+  f64x2Lt: simd(0x49),
+  f64x2Gt: simd(0x4a),
+  f64x2Ge: simd(0x4c),
+  f64x2PromoteLowF32x4: simd(0x5f),
+  f64x2Abs: simd(0xec),
+  f64x2Neg: simd(0xed),
+  f64x2Add: simd(0xf0),
+  f64x2Sub: simd(0xf1),
+  f64x2Mul: simd(0xf2),
+  f64x2Div: simd(0xf3),
+  f64x2ConvertLowI32x4S: simd(0xfe),
+  // v128 of integer lanes
+  i32x4TruncSatF64x2SZero: simd(0xfc),
+  i64x2AllTrue: simd(0xc3),
+  i64x2ExtendLowI32x4S: simd(0xc7),
+  i64x2Shl: simd(0xcb),
+  i64x2Add: simd(0xce),
+  i64x2Splat: simd(0x12),
 };
 
 /** Instructions in order, as one byte array: `seq(op.get(0), op.i32Const(4), op.i32Mul)`. */
@@ -186,9 +238,13 @@ export function namedLocals<
   const at = {} as Record<string, number>;
   let next = 0;
   const params = Object.entries(spec.params) as [string, ValueType][];
-  for (const [name] of params) at[name] = next++;
-  const groups = [spec.i32, spec.f32, spec.v128, spec.i64, spec.f64] as const;
-  for (const group of groups) for (const name of group ?? []) at[name] = next++;
+  const name = (local: string): void => {
+    if (local in at) throw new Error(`two locals are named ${local}: rename one`);
+    at[local] = next++;
+  };
+  for (const [local] of params) name(local);
+  for (const group of [spec.i32, spec.f32, spec.v128, spec.i64, spec.f64])
+    for (const local of group ?? []) name(local);
   return {
     at: at as Record<P | I | F | V | J | D, number>,
     params: params.map(([, type]) => type),
