@@ -56,6 +56,21 @@ describe.each(forwards)("the %s cached forward pass", (_, makeForward) => {
     }
   });
 
+  it("copies a cache's prefix into another as running those tokens would fill it", () => {
+    const m = model();
+    const seq = [256, 260, 104, 101, 108, 108, 111, 257];
+    const V = config.vocabSize;
+    const full = m.forward(packSequences([seq], [seq.length - 1])).slice();
+    const cached = makeForward(m);
+    const donor = cached.openCache(seq.length);
+    cached.step([donor], [seq.slice(0, 6)]);
+    const copy = cached.openCache(seq.length);
+    cached.copyPrefix(donor, copy, 5);
+    expect(copy.length).toBe(5);
+    expect(cached.step([copy], [seq.slice(5)])).toEqual(full.subarray(0, V));
+    expect(() => cached.copyPrefix(donor, copy, 7)).toThrow(/cannot copy 7 positions/);
+  });
+
   it("gives each sequence of a batched step the logits it gets alone, and greedy decoding the same tokens", () => {
     const m = model();
     const V = config.vocabSize;
@@ -166,6 +181,34 @@ describe("the batch sampler", () => {
     );
     expect(sampler.take(first)).toEqual(expected[0]![0]);
     expect(sampler.take(second)).toEqual(expected[1]![0]);
+  });
+
+  it("runs a prompt shared by several samples once, and gives each sample the tokens it gets alone", () => {
+    const m = model();
+    const prompt = prompts[2]!;
+    const sampler = new BatchSampler(m);
+    const [shared] = sampleBatch(sampler, [prompt], 4, params({ ignoreEos: true }));
+    expect(sampler.promptTokens).toEqual({ run: prompt.length, reused: 3 * prompt.length });
+    shared!.forEach((sample, j) => {
+      const alone = new BatchSampler(m);
+      const id = alone.add(prompt, params({ ignoreEos: true }), { stream: j });
+      while (alone.active > 0) alone.step();
+      expect(alone.take(id)).toEqual(sample);
+    });
+  });
+
+  it("copies a prompt that a running sequence holds, and runs only its last token", () => {
+    const m = model();
+    const prompt = prompts[2]!;
+    const sampler = new BatchSampler(m);
+    const first = sampler.add(prompt, params({ ignoreEos: true }));
+    sampler.step();
+    sampler.step();
+    const second = sampler.add(prompt, params({ ignoreEos: true }), { stream: 1 });
+    while (sampler.active > 0) sampler.step();
+    expect(sampler.promptTokens).toEqual({ run: prompt.length + 1, reused: prompt.length - 1 });
+    const [alone] = sampleBatch(new BatchSampler(m), [prompt], 2, params({ ignoreEos: true }));
+    expect([sampler.take(first), sampler.take(second)]).toEqual(alone);
   });
 
   it("steps at most maxRunning sequences together; the others wait their turn and come out the same", () => {

@@ -33,6 +33,8 @@ interface Sequence {
   params: SamplingParams;
   rng: Rng;
   cache: SequenceCache | null; // opened when the sequence starts running
+  prompt: readonly number[];
+  promptKey: string; // the prompt's tokens as one string, to find sequences with the same prompt
   pending: number[]; // tokens to run at the next step (the prompt, then the last sampled token)
   seen: Uint8Array; // (V) tokens of prompt and output, for the repetition penalty
   maxNew: number;
@@ -68,7 +70,13 @@ export class BatchSampler {
   private readonly waiting: Sequence[] = [];
   private readonly running = new Map<number, Sequence>();
   private readonly finished = new Map<number, SampledSequence>();
+  private readonly prefilled = new Map<string, Sequence>(); // a running sequence whose cache holds this prompt
   private nextId = 0;
+  /**
+   * Prompt tokens run through the model, and prompt tokens whose keys and values were copied from
+   * another sequence with the same prompt instead (the samples of one prompt, an RL group's rollouts).
+   */
+  readonly promptTokens = { run: 0, reused: 0 };
 
   constructor(
     readonly model: Transformer,
@@ -109,6 +117,8 @@ export class BatchSampler {
       params,
       rng: new Rng(params.seed, options.stream ?? 0),
       cache: null,
+      prompt: [...prompt],
+      promptKey: prompt.join(","),
       pending: [...prompt],
       seen,
       maxNew,
@@ -121,9 +131,15 @@ export class BatchSampler {
     return id;
   }
 
-  /** Starts waiting sequences while there is room, then advances every running one by one token. */
+  /**
+   * Starts waiting sequences while there is room, then advances every running one by one token.
+   * A prompt runs once: a sequence whose prompt another one prefills in the same step takes that
+   * one's keys, values and logits after the step, and one whose prompt a running sequence already
+   * holds copies those keys and values and runs only the prompt's last token. Either way its
+   * tokens are bit for bit those it would get alone.
+   */
   step(): TokenEvent[] {
-    const { maxSeqLen } = this.model.config;
+    const { maxSeqLen, vocabSize: V } = this.model.config;
     while (this.running.size < this.maxRunning && this.waiting.length > 0) {
       const seq = this.waiting.shift()!;
       // the cache holds the prompt and every generated token but the last, which is never run
@@ -132,15 +148,45 @@ export class BatchSampler {
     }
     const sequences = [...this.running.values()];
     if (sequences.length === 0) return [];
+    const stepped: Sequence[] = []; // run by the forward pass, in this order
+    const leaders = new Map<string, Sequence>(); // prompts prefilled in this step
+    const followers = new Map<Sequence, Sequence>(); // a sequence → the one prefilling its prompt
+    for (const seq of sequences) {
+      if (seq.generated.length === 0 && seq.cache!.length === 0) {
+        const leader = leaders.get(seq.promptKey);
+        if (leader !== undefined) {
+          followers.set(seq, leader);
+          this.promptTokens.reused += seq.prompt.length;
+          continue;
+        }
+        const donor = this.prefilled.get(seq.promptKey);
+        if (donor !== undefined && seq.prompt.length > 1) {
+          this.forward.copyPrefix(donor.cache!, seq.cache!, seq.prompt.length - 1);
+          seq.pending = seq.prompt.slice(-1);
+          this.promptTokens.reused += seq.prompt.length - 1;
+        } else {
+          leaders.set(seq.promptKey, seq);
+        }
+        this.promptTokens.run += seq.pending.length;
+      }
+      stepped.push(seq);
+    }
     const logits = this.forward.step(
-      sequences.map((s) => s.cache!),
-      sequences.map((s) => s.pending),
+      stepped.map((s) => s.cache!),
+      stepped.map((s) => s.pending),
     );
-    const V = this.model.config.vocabSize;
-    return sequences.map((seq, s) => {
+    const rowOf = new Map<Sequence, number>(stepped.map((seq, s) => [seq, s * V]));
+    for (const [follower, leader] of followers) {
+      this.forward.copyPrefix(leader.cache!, follower.cache!, leader.prompt.length);
+      rowOf.set(follower, rowOf.get(leader)!);
+    }
+    for (const leader of leaders.values()) {
+      if (!this.prefilled.has(leader.promptKey)) this.prefilled.set(leader.promptKey, leader);
+    }
+    return sequences.map((seq) => {
       const { token, logprob, top } = this.processor.pick(
         logits,
-        s * V,
+        rowOf.get(seq)!,
         seq.params,
         seq.seen,
         seq.rng,
@@ -189,6 +235,16 @@ export class BatchSampler {
   /** Takes a running sequence out of the batch and gives its cache back. */
   private release(seq: Sequence): void {
     this.running.delete(seq.id);
+    if (this.prefilled.get(seq.promptKey) === seq) {
+      // another running sequence that has run the same prompt takes over as its holder
+      this.prefilled.delete(seq.promptKey);
+      for (const other of this.running.values()) {
+        if (other.promptKey === seq.promptKey && other.generated.length > 0) {
+          this.prefilled.set(seq.promptKey, other);
+          break;
+        }
+      }
+    }
     this.forward.closeCache(seq.cache!);
     seq.cache = null;
   }

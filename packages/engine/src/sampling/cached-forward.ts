@@ -22,7 +22,7 @@ import {
 } from "../layers.ts";
 import type { Transformer } from "../model.ts";
 import { KvCache } from "./kv-cache.ts";
-import { checkStep, type SequenceCache, type StepForward } from "./step-forward.ts";
+import { checkCopy, checkStep, type SequenceCache, type StepForward } from "./step-forward.ts";
 
 /** Buffers for `capacity` new tokens and sequences, reused across steps. */
 class StepBuffers {
@@ -74,6 +74,28 @@ export class CachedForward implements StepForward {
   }
 
   closeCache(): void {} // the garbage collector frees its arrays
+
+  copyPrefix(fromCache: SequenceCache, toCache: SequenceCache, length: number): void {
+    const [from, to] = [fromCache, toCache].map((cache) => {
+      if (!(cache instanceof KvCache)) throw new EngineError("copy caches of the forward that opened them");
+      return cache;
+    }) as [KvCache, KvCache];
+    checkCopy(from, to, length);
+    const { dModel: C, nHeads: H, nLayers: L } = this.model.config;
+    const D = C / H;
+    for (let l = 0; l < L; l++) {
+      for (const [src, dst] of [
+        [from.keys[l]!, to.keys[l]!],
+        [from.values[l]!, to.values[l]!],
+      ] as const) {
+        // (H, capacity, D): each head's rows start at its own capacity's stride
+        for (let h = 0; h < H; h++) {
+          dst.set(src.subarray(h * from.capacity * D, (h * from.capacity + length) * D), h * to.capacity * D);
+        }
+      }
+    }
+    to.length = length;
+  }
 
   step(sequenceCaches: readonly SequenceCache[], newTokens: readonly (readonly number[])[]): Floats {
     const { dModel: C, nHeads: H, dFF: F, vocabSize: V, normEps: eps, nLayers: L } = this.model.config;

@@ -23,10 +23,25 @@ export interface StepForward {
   /** Gives a cache's memory back; the cache must not be stepped again. */
   closeCache(cache: SequenceCache): void;
   /**
+   * Makes `to` hold the first `length` positions of `from` (keys and values copied, `to.length`
+   * set to `length`): for a sequence whose tokens begin as `from`'s did, exactly what running
+   * those tokens would store.
+   */
+  copyPrefix(from: SequenceCache, to: SequenceCache, length: number): void;
+  /**
    * Appends `newTokens[s]` to sequence s (its cache `caches[s]`) and returns the logits (S, V) of
    * the last new token of each sequence, valid until the next call.
    */
   step(caches: readonly SequenceCache[], newTokens: readonly (readonly number[])[]): Floats;
+}
+
+/** Checks that a prefix of `length` positions can be copied from `from` into `to`. */
+export function checkCopy(from: SequenceCache, to: SequenceCache, length: number): void {
+  if (!Number.isInteger(length) || length < 0 || length > from.length || length > to.capacity) {
+    throw new EngineError(
+      `cannot copy ${length} positions from a cache holding ${from.length} into one of ${to.capacity}: copy at most what both hold`,
+    );
+  }
 }
 
 /** Checks a step's input (each sequence has new tokens that fit its cache and the vocabulary); returns N. */

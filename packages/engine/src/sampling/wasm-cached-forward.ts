@@ -24,7 +24,7 @@ import { WasmHeap } from "../kernels/wasm-heap.ts";
 import { encoderForward, rmsnormForward, ropeApply } from "../layers.ts";
 import type { Transformer } from "../model.ts";
 import { parameterCount, tensorViews } from "../params.ts";
-import { checkStep, type SequenceCache, type StepForward } from "./step-forward.ts";
+import { checkCopy, checkStep, type SequenceCache, type StepForward } from "./step-forward.ts";
 
 /** Rows run through the layers together: enough for full-speed products, few enough for small buffers. */
 const CHUNK_ROWS = 512;
@@ -111,6 +111,23 @@ export class WasmCachedForward implements StepForward {
     this.slotOf(cache);
     this.freeSlots.push((cache as SlotCache).slot);
     this.openCount -= 1;
+  }
+
+  copyPrefix(fromCache: SequenceCache, toCache: SequenceCache, length: number): void {
+    const from = this.slotOf(fromCache);
+    const to = this.slotOf(toCache);
+    checkCopy(from, to, length);
+    const { dModel: C, nHeads: H, maxSeqLen: T, nLayers: L } = this.model.config;
+    const D = C / H;
+    const { at } = this;
+    const f = this.heap.floats;
+    const src = at.slots + from.slot * at.slotSize;
+    const dst = at.slots + to.slot * at.slotSize;
+    // L × [keys (H, T, D), values (H, T, D)]: 2L·H runs of `length` rows
+    for (let run = 0; run < 2 * L * H; run++) {
+      f.copyWithin(dst + run * T * D, src + run * T * D, src + run * T * D + length * D);
+    }
+    to.length = length;
   }
 
   step(sequenceCaches: readonly SequenceCache[], newTokens: readonly (readonly number[])[]): Float32Array {
