@@ -217,6 +217,33 @@ export class ModelHttpError extends InfraError {
 /** A sandbox could not start or isolate the code it runs. */
 export class SandboxError extends InfraError {}
 
+/**
+ * An MCP server could not be started, connected to or listed, or it went away during a call. A
+ * failure to start ends the rollout (retried by `maxRetries`); one during a call is a tool error
+ * the model reads, and a shared server is started again at its next use.
+ */
+export class McpServerError extends InfraError {
+  constructor(
+    message: string,
+    readonly server: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** An MCP tool answered with an error, with a result that is not MCP's, or not in time. */
+export class McpToolError extends ToolError {
+  constructor(
+    message: string,
+    readonly server: string,
+    readonly tool: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 /** The rollout was cancelled (Ctrl-C or an abort signal). */
 export class CancelledError extends VfError {
   constructor(message = "cancelled") {

@@ -6,7 +6,8 @@
  * Host code (the CLI, the trainer, the Hub) uses the subpaths: `@vf-rl/core/client` (model clients
  * and endpoints), `/results` (runs on disk), `/loading` (finding and loading environment packages),
  * `/rollout` (rollout state to records), `/config` (config messages), `/errors` (the error classes
- * alone) and `/testing` (a scripted OpenAI-compatible server for offline tests).
+ * alone), `/mcp` (an environment's tools served over MCP) and `/testing` (a scripted
+ * OpenAI-compatible server for offline tests).
  */
 
 export type { ModelClient } from "./client/model-client.ts";
@@ -29,7 +30,7 @@ export {
   type StopCheck,
 } from "./envs/multi-turn-env.ts";
 export { SingleTurnEnv, type SingleTurnEnvOptions } from "./envs/single-turn-env.ts";
-export { type ToolCallContext, ToolEnv, type ToolEnvOptions } from "./envs/tool-env.ts";
+export { type ToolCallContext, ToolEnv, type ToolEnvOptions, type ToolSession } from "./envs/tool-env.ts";
 export {
   AuthoringError,
   CancelledError,
@@ -37,6 +38,8 @@ export {
   DatasetError,
   EnvArgsError,
   InfraError,
+  McpServerError,
+  McpToolError,
   ModelError,
   RolloutError,
   SandboxError,
@@ -54,6 +57,12 @@ export {
   type EnvironmentDefinition,
   type LoadEnvironmentFn,
 } from "./loading/define-environment.ts";
+export {
+  McpHttpServer,
+  McpServerConfig,
+  type McpServerInput,
+  McpStdioServer,
+} from "./mcp/mcp-server-config.ts";
 export {
   AssistantMessage,
   assistantMessages,

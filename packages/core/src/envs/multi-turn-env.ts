@@ -116,6 +116,13 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
   }
 
   /**
+   * Work of a begun rollout before its first model turn, counted in its setup time: ToolEnv lists
+   * its MCP servers' tools here and offers them in `state.toolDefs`. When it throws, the rollout
+   * ends with the error (`has_error`) and its cleanups run. Subclasses that override it call super.
+   */
+  protected prepareRollout(_state: RolloutState<Data>): void | Promise<void> {}
+
+  /**
    * Adds a stop condition, checked before every model turn by priority (higher first), then name.
    * Adding one with an existing name replaces it.
    */
@@ -195,6 +202,13 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
       }
     } catch (error) {
       if (!signal.aborted) recordError(state, error);
+    }
+    if (state.begun) {
+      try {
+        await this.prepareRollout(state);
+      } catch (error) {
+        if (!signal.aborted) recordError(state, error);
+      }
     }
     state.times.setupMs = performance.now() - setupStart;
     if (!state.begun) {
@@ -276,7 +290,8 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     return { ...state.sampling, max_tokens: Math.max(1, maxTokens) };
   }
 
-  private async runCleanups(state: RolloutState<Data>): Promise<void> {
+  /** Runs the cleanup hooks of a begun rollout; a failing one is added to the rollout's error. */
+  protected async runCleanups(state: RolloutState<Data>): Promise<void> {
     for (const hook of this.cleanups.list()) {
       try {
         await hook.fn(state);

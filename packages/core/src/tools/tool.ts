@@ -27,6 +27,12 @@ export interface Tool<Args extends z.ZodObject = z.ZodObject, Ctx = unknown> {
   readonly name: string;
   readonly description: string;
   readonly parameters: Args;
+  /**
+   * The argument schema the model sees, when it was written in JSON Schema rather than zod (an MCP
+   * server's tools): passed through as it is, while `parameters` only checks that the arguments are
+   * an object and the tool's own server checks the rest.
+   */
+  readonly jsonSchema?: Record<string, unknown>;
   /** Runs the tool. `ctx` is what the environment hands it: in a ToolEnv, the rollout's state and signal. */
   run(args: z.infer<Args>, ctx: Ctx): ToolResult | Promise<ToolResult> | unknown;
 }
@@ -61,6 +67,12 @@ export function tool<Args extends z.ZodObject, Ctx = unknown>(
 
 /** The JSON-schema definition of a tool, as sent to the model. */
 export function toolDefinition(t: Tool): ToolDefinition {
+  if (t.jsonSchema !== undefined) {
+    return {
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.jsonSchema },
+    };
+  }
   const schema = z.toJSONSchema(t.parameters, { target: "draft-2020-12", io: "input" }) as Record<
     string,
     unknown

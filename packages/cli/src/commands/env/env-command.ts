@@ -1,6 +1,6 @@
 /**
  * `vf env`: share environments through a Hub (push, install, pull, browse, manage versions), and
- * serve one to Python RL engines (serve, tasks).
+ * serve one to Python RL engines (serve, tasks), or its tools to MCP clients (tools).
  */
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
@@ -13,6 +13,7 @@ import { registerEnvPull } from "./env-pull.ts";
 import { registerEnvPush } from "./env-push.ts";
 import { registerEnvServe } from "./env-serve.ts";
 import { registerEnvTasks } from "./env-tasks.ts";
+import { registerEnvTools } from "./env-tools.ts";
 import { registerEnvUninstall } from "./env-uninstall.ts";
 import { registerEnvVersions } from "./env-versions.ts";
 import { registerEnvVisibility } from "./env-visibility.ts";
@@ -34,7 +35,8 @@ Examples:
   vf env install ada/my-env@0.1.0               then: vf eval ada/my-env
   vf env search math                            find environments
   vf env info ada/my-env                        versions, install commands
-  vf env serve reverse-text                     to prime-rl / verifiers on tcp://127.0.0.1:5000`,
+  vf env serve reverse-text                     to prime-rl / verifiers on tcp://127.0.0.1:5000
+  vf env tools wiki-search --mcp                its tools, to any MCP client over stdio`,
     );
   registerEnvPush(env, io);
   registerEnvInstall(env, io);
@@ -48,4 +50,5 @@ Examples:
   registerEnvVisibility(env, io);
   registerEnvServe(env, io);
   registerEnvTasks(env, io);
+  registerEnvTools(env, io);
 }
