@@ -21,8 +21,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Files from elsewhere in the repository that a package ships: [from the root, into the package]. */
 const SHIPPED_FROM_ROOT = {
-  // `vf setup` writes the shipped training configs into a user's workspace.
-  "@vf-rl/cli": [["configs/train", "configs/train"]],
+  // `vf setup` writes the shipped training and eval configs into a user's workspace.
+  "@vf-rl/cli": [
+    ["configs/train", "configs/train"],
+    ["configs/eval", "configs/eval"],
+  ],
 };
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 

@@ -151,6 +151,9 @@ describe("a user's project, from the registry", () => {
     expect(help.stdout).toMatch(/^Usage: vf/);
     const evaluated = await ok("npx", ["vf", "eval", "reverse-text", "-n", "2", "-r", "1"], project);
     expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+    // wiki-search's MCP server runs from the built package, its data found beside it.
+    const tools = await ok("npx", ["vf", "env", "tools", "wiki-search"], project);
+    expect(tools.stdout).toMatch(/^search_pages\(query: string\)$/m);
   }, 300_000);
 
   it("runs the evaluation's rollouts in env-server workers from the built packages (zeromq's prebuilt addon)", async () => {

@@ -152,7 +152,9 @@ describe("training configs", () => {
   it("shipped in configs/train resolve, and their environments accept their args", async () => {
     const shipped = join(import.meta.dirname, "..", "..", "..", "..", "configs", "train");
     const names = (await readdir(shipped)).filter((name) => name.endsWith(".toml"));
-    expect(names).toEqual(expect.arrayContaining(["alphabet-sort.toml", "reverse-text.toml"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["alphabet-sort.toml", "reverse-text.toml", "wiki-search.toml"]),
+    );
     for (const name of names) {
       const config = await loadTrainConfig(join(shipped, name));
       for (const env of config.env) {

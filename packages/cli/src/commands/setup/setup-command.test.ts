@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadEndpointRegistry } from "@vf-rl/core/client";
 import { loadTrainConfig } from "@vf-rl/train";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -8,6 +9,7 @@ import { loadEvalConfig } from "../eval/eval-config.ts";
 import { setupWorkspace } from "./setup-command.ts";
 import { ENDPOINTS_TOML } from "./workspace-files.ts";
 
+const shippedConfigs = fileURLToPath(new URL("../../../../../configs/", import.meta.url));
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "vf-setup-"));
@@ -59,13 +61,26 @@ describe("vf setup", () => {
 
   it("writes an eval config per bundled environment and the shipped training configs, each loadable", async () => {
     const written = (await setupWorkspace(dir, false)).map((r) => r.path);
-    const bundled = ["alphabet-sort", "gsm8k", "gsm8k-calculator", "python", "reverse-text", "wordle"];
+    const bundled = [
+      "alphabet-sort",
+      "gsm8k",
+      "gsm8k-calculator",
+      "python",
+      "reverse-text",
+      "wiki-search",
+      "wordle",
+    ];
     for (const id of bundled) {
       expect(written).toContain(join("configs", "eval", `${id}.toml`));
       const [spec] = await loadEvalConfig(join(dir, "configs", "eval", `${id}.toml`));
       expect(spec).toMatchObject({ envId: id });
     }
-    for (const name of ["reverse-text", "alphabet-sort"]) {
+    // wiki-search's is the one shipped in configs/eval, with its arguments.
+    const wiki = await readFile(join(dir, "configs", "eval", "wiki-search.toml"), "utf8");
+    expect(wiki).toBe(await readFile(join(shippedConfigs, "eval", "wiki-search.toml"), "utf8"));
+    const [wikiSpec] = await loadEvalConfig(join(dir, "configs", "eval", "wiki-search.toml"));
+    expect(wikiSpec).toMatchObject({ envId: "wiki-search", envArgs: { maxTurns: 10 } });
+    for (const name of ["reverse-text", "alphabet-sort", "wiki-search"]) {
       const config = await loadTrainConfig(join(dir, "configs", "train", `${name}.toml`));
       expect(config.env.map((env) => env.id)).toEqual([name]);
     }

@@ -1,6 +1,7 @@
 /**
  * The starting files `vf setup` writes into a workspace, as `prime lab setup` does for Python users:
- * an endpoint registry with commented examples, one eval config per bundled environment, and the
+ * an endpoint registry with commented examples, one eval config per bundled environment (the one
+ * shipped in configs/eval when there is one, else written from the package's defaults), and the
  * shipped training configs.
  */
 import { existsSync } from "node:fs";
@@ -70,7 +71,9 @@ export async function workspaceFiles(): Promise<WorkspaceFile[]> {
   for (const pkg of bundled.sort((a, b) => a.vf.id.localeCompare(b.vf.id))) {
     if (seen.has(pkg.vf.id)) continue;
     seen.add(pkg.vf.id);
-    files.push({ path: join("configs", "eval", `${pkg.vf.id}.toml`), content: evalConfig(pkg.vf) });
+    const shipped = SHIPPED_CONFIGS && join(SHIPPED_CONFIGS, "eval", `${pkg.vf.id}.toml`);
+    const content = shipped && existsSync(shipped) ? await readFile(shipped, "utf8") : evalConfig(pkg.vf);
+    files.push({ path: join("configs", "eval", `${pkg.vf.id}.toml`), content });
   }
   const trainDir = SHIPPED_CONFIGS && join(SHIPPED_CONFIGS, "train");
   if (trainDir && existsSync(trainDir)) {
