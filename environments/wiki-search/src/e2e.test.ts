@@ -107,7 +107,7 @@ describe("vf eval wiki-search", () => {
 
   it.each(["SIGINT", "SIGKILL"] as const)("leaves no MCP server running when vf gets %s", async (signal) => {
     // The model never answers, so vf is mid-run, its MCP server started, when the signal comes.
-    const model = await startScriptedServer({ reply: fixedReply("never sent"), latencyMs: 600_000 });
+    const model = await startScriptedServer({ reply: fixedReply("never sent"), latencySeconds: 600 });
     const vf = spawn(
       process.execPath,
       [VF_BIN, "eval", "wiki-search", "-m", "scripted", "-b", model.url, "-n", "2"],
