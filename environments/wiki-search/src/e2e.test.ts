@@ -105,31 +105,34 @@ describe("vf eval wiki-search", () => {
     });
   });
 
-  it.each(["SIGINT", "SIGKILL"] as const)("leaves no MCP server running when vf gets %s", async (signal) => {
-    // The model never answers, so vf is mid-run, its MCP server started, when the signal comes.
-    const model = await startScriptedServer({ reply: fixedReply("never sent"), latencySeconds: 600 });
-    const vf = spawn(
-      process.execPath,
-      [VF_BIN, "eval", "wiki-search", "-m", "scripted", "-b", model.url, "-n", "2"],
-      {
-        cwd: packageDir,
-        env: { ...process.env, NO_COLOR: "1" },
-        stdio: ["ignore", "ignore", "ignore"],
-      },
-    );
-    try {
-      await expect.poll(() => model.requests.length, { timeout: 60_000, interval: 200 }).toBeGreaterThan(0);
-      const servers = wikiServersOf(vf.pid!);
-      expect(servers).toHaveLength(1);
-      const exited = new Promise((resolve) => vf.once("exit", resolve));
-      vf.kill(signal);
-      // Ctrl-C stops vf cleanly, but the model never answers: the second one ends it.
-      if (signal === "SIGINT") setTimeout(() => vf.kill("SIGINT"), 2_000).unref();
-      await exited;
-      await expect.poll(() => isRunning(servers[0]!), { timeout: 20_000 }).toBe(false);
-    } finally {
-      vf.kill("SIGKILL");
-      await model.close();
-    }
-  });
+  it.each(["SIGINT", "SIGTERM", "SIGKILL"] as const)(
+    "leaves no MCP server running when vf gets %s",
+    async (signal) => {
+      // The model never answers, so vf is mid-run, its MCP server started, when the signal comes.
+      const model = await startScriptedServer({ reply: fixedReply("never sent"), latencySeconds: 600 });
+      const vf = spawn(
+        process.execPath,
+        [VF_BIN, "eval", "wiki-search", "-m", "scripted", "-b", model.url, "-n", "2"],
+        {
+          cwd: packageDir,
+          env: { ...process.env, NO_COLOR: "1" },
+          stdio: ["ignore", "ignore", "ignore"],
+        },
+      );
+      try {
+        await expect.poll(() => model.requests.length, { timeout: 60_000, interval: 200 }).toBeGreaterThan(0);
+        const servers = wikiServersOf(vf.pid!);
+        expect(servers).toHaveLength(1);
+        const exited = new Promise((resolve) => vf.once("exit", resolve));
+        vf.kill(signal);
+        // Ctrl-C (or SIGTERM) asks vf to stop cleanly, but the model never answers: a second one ends it.
+        if (signal !== "SIGKILL") setTimeout(() => vf.kill(signal), 2_000).unref();
+        await exited;
+        await expect.poll(() => isRunning(servers[0]!), { timeout: 20_000 }).toBe(false);
+      } finally {
+        vf.kill("SIGKILL");
+        await model.close();
+      }
+    },
+  );
 });
