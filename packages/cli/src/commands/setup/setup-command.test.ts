@@ -67,6 +67,7 @@ describe("vf setup", () => {
       "gsm8k-calculator",
       "python",
       "reverse-text",
+      "tool-arithmetic",
       "wiki-search",
       "wordle",
     ];
