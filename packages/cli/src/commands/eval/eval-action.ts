@@ -13,6 +13,7 @@ import { loadEvalConfig } from "./eval-config.ts";
 import type { EvalPushFlags } from "./eval-push.ts";
 import { checkPhaseBounds, EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { exportSft, prepareSftExport } from "./export-sft.ts";
+import { hfHubUploader } from "./hf-hub-upload.ts";
 import type { ProviderName } from "./providers.ts";
 import { reportUploader } from "./report-upload.ts";
 import { runEvaluations } from "./run-evaluations.ts";
@@ -37,6 +38,8 @@ export interface EvalFlags extends EvalPushFlags {
   envArgs?: Record<string, unknown>;
   extraEnvKwargs?: Record<string, unknown>;
   saveResults?: boolean;
+  saveToHfHub?: boolean;
+  hfHubDatasetName?: string;
   resume?: boolean | string;
   outputDir: string;
   stateColumns?: string[];
@@ -85,6 +88,7 @@ const SPEC_FLAGS: Array<keyof EvalFlags> = [
   "independentScoring",
   "header",
   "headerFromState",
+  "hfHubDatasetName",
 ];
 
 export async function runEvalCommand(
@@ -113,9 +117,19 @@ export async function runEvalCommand(
     );
   }
   const specs = env.endsWith(".toml") ? await configSpecs(env, flags) : [specFromFlags(env, flags)];
-  for (const spec of specs) checkPhaseBounds(spec, settings);
+  for (const spec of specs) {
+    checkPhaseBounds(spec, settings);
+    if (spec.hfHubDatasetName !== undefined && !spec.saveToHfHub) {
+      throw new UsageError(
+        "-D/--hf-hub-dataset-name (hf_hub_dataset_name) names the dataset -H/--save-to-hf-hub (save_to_hf_hub) uploads to: add -H",
+      );
+    }
+    // The upload is of the saved run.
+    if (spec.saveToHfHub) settings.save = true;
+  }
   if (flags.exportSft) await prepareSftExport(flags.exportSft);
   const upload = await reportUploader(flags, io, specs);
+  const uploadToHfHub = await hfHubUploader(specs, io);
   // Off a terminal (a pipe, CI) there is no screen to take: -f changes nothing, as in verifiers.
   const screen = flags.fullscreen && io.isTTY ? openFullscreen(io, `vf eval ${env} · Ctrl-C stops`) : null;
   const shown = screen?.io ?? io;
@@ -161,8 +175,12 @@ export async function runEvalCommand(
         ),
       );
     }
-    // A run that stopped early or failed every rollout is not a report.
-    for (const { spec, result, failed } of outcomes) if (result && !failed) await upload?.(spec, result);
+    // A run that stopped early or failed every rollout is not a report, nor a dataset.
+    for (const { spec, result, failed } of outcomes) {
+      if (!result || failed) continue;
+      await upload?.(spec, result);
+      await uploadToHfHub?.(spec, result);
+    }
     if (outcomes.some((outcome) => outcome.failed)) setExit(EXIT_FAILURE);
   } finally {
     interrupt.dispose();
@@ -186,6 +204,7 @@ async function configSpecs(path: string, flags: EvalFlags): Promise<EvalSpec[]> 
     if (flags.maxConcurrentGeneration) spec.maxConcurrentGeneration = flags.maxConcurrentGeneration;
     if (flags.maxConcurrentScoring) spec.maxConcurrentScoring = flags.maxConcurrentScoring;
     if (!flags.interleaveScoring) spec.interleaveScoring = false;
+    if (flags.saveToHfHub) spec.saveToHfHub = true;
     return spec;
   });
 }
@@ -214,6 +233,8 @@ function specFromFlags(envId: string, flags: EvalFlags): EvalSpec {
     independentScoring: flags.independentScoring,
     interleaveScoring: flags.interleaveScoring,
     stateColumns: flags.stateColumns,
+    saveToHfHub: flags.saveToHfHub,
+    hfHubDatasetName: flags.hfHubDatasetName,
   };
   return EvalSpec.parse({
     envId,

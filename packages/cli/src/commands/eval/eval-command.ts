@@ -7,6 +7,7 @@ import type { Output } from "../../terminal/output.ts";
 import type { EvalFlags } from "./eval-action.ts";
 import { registerEvalPush } from "./eval-push.ts";
 import { heartbeatUrlFlag } from "./heartbeat.ts";
+import { datasetNameFlag } from "./hf-hub-dataset.ts";
 import {
   countOrAllFlag,
   headerFlag,
@@ -90,6 +91,15 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
       "-R, --resume [run-dir]",
       "continue the latest incomplete run with these settings (or that folder)",
     )
+    .option(
+      "-H, --save-to-hf-hub",
+      "upload each finished run to the Hugging Face Hub as a dataset (token in HF_TOKEN; saves the run too)",
+    )
+    .option(
+      "-D, --hf-hub-dataset-name <name>",
+      "the dataset -H uploads to: name or owner/name (default <env>_<model>_n<N>_r<R> of your account)",
+      datasetNameFlag,
+    )
     .option("-o, --output-dir <dir>", "where runs are saved", "outputs")
     .option("-C, --state-columns <a,b>", "state keys to save with each rollout", listFlag)
     .addOption(
@@ -158,6 +168,7 @@ Examples:
   vf eval configs/eval/all.toml -s                  every [[eval]] block and [[ablation]] sweep of a config
   vf eval gsm8k -m gpt-4.1 -n 200 --export-sft best.jsonl --min-reward 1 --best-of-group   distillation data
   vf eval gsm8k -m gpt-4.1-mini -n 20 -r 3 -s -R    continue an interrupted run
+  vf eval gsm8k -m gpt-4.1-mini -n 20 -H -D evals   the run as the Hugging Face dataset <you>/evals (HF_TOKEN)
   vf eval gsm8k -p anthropic -m claude-sonnet-5-5   Anthropic's Messages API (ANTHROPIC_API_KEY)
   vf eval gsm8k -p openrouter -m qwen/qwen3-8b      OpenRouter (OPENROUTER_API_KEY)
   vf eval reverse-text -m outputs/sft/final         an engine checkpoint folder, served here`,

@@ -26,6 +26,7 @@ import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { expandAblation } from "./ablation.ts";
 import type { EvalSpec } from "./eval-spec.ts";
+import { DATASET_NAME_RULE, isDatasetName } from "./hf-hub-dataset.ts";
 import { PROVIDERS, type ProviderName } from "./providers.ts";
 
 /** "Name: value" strings of verifiers' `header` and `header_from_state` lists. */
@@ -70,6 +71,12 @@ const Shared = {
   header_from_state: z.array(HeaderLine),
   independent_scoring: z.boolean(),
   state_columns: z.array(z.string()),
+  /** Upload the finished run to the Hugging Face Hub as a dataset (-H). */
+  save_to_hf_hub: z.boolean(),
+  /** Its dataset (-D). */
+  hf_hub_dataset_name: z
+    .string()
+    .refine(isDatasetName, `must be a Hugging Face dataset name: ${DATASET_NAME_RULE}`),
   extra_env_kwargs: z.record(z.string(), z.unknown()),
 };
 
@@ -184,6 +191,8 @@ function toSpec(envId: string, block: EvalBlock): Partial<EvalSpec> {
   if (block.timeout !== undefined) spec.timeoutSeconds = block.timeout;
   if (block.independent_scoring !== undefined) spec.independentScoring = block.independent_scoring;
   if (block.state_columns !== undefined) spec.stateColumns = block.state_columns;
+  if (block.save_to_hf_hub !== undefined) spec.saveToHfHub = block.save_to_hf_hub;
+  if (block.hf_hub_dataset_name !== undefined) spec.hfHubDatasetName = block.hf_hub_dataset_name;
   return spec;
 }
 

@@ -47,6 +47,10 @@ export const EvalSpec = z
     /** Score groups as they finish (default); false with -N: after every rollout is generated. */
     interleaveScoring: z.boolean().default(true),
     stateColumns: z.array(z.string()).default([]),
+    /** Upload the finished run to the Hugging Face Hub as a dataset (-H, verifiers' save_to_hf_hub). */
+    saveToHfHub: z.boolean().default(false),
+    /** Its dataset, `name` or `owner/name` (-D); default verifiers' `<env>_<model>_n<N>_r<R>`. */
+    hfHubDatasetName: z.string().optional(),
   })
   .strict();
 export type EvalSpec = z.infer<typeof EvalSpec>;
