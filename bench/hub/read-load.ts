@@ -1,7 +1,7 @@
 /**
  * Read load on the Hub: `npx tsx bench/hub/read-load.ts [--seconds 10] [--connections 64]`.
  *
- * `--cache-ttl-ms 0` measures without the read cache.
+ * `--cache-ttl-seconds 0` measures without the read cache.
  *
  * Starts a Hub on the embedded database (PGlite) in a temporary folder, pushes 50 environments with
  * 3 versions each and a report, then drives it from another process (autocannon) at 64 connections
@@ -24,7 +24,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "64" },
     // 0 turns the Hub's read cache off, to measure the database path itself.
-    "cache-ttl-ms": { type: "string", default: "5000" },
+    "cache-ttl-seconds": { type: "string", default: "5" },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -64,7 +64,7 @@ async function load(url: string, paths: string[]): Promise<AutocannonResult> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "vf-hub-bench-"));
-  const hub = await startHub({ dataDir: dir, port: 0, cacheTtlMs: Number(values["cache-ttl-ms"]) });
+  const hub = await startHub({ dataDir: dir, port: 0, cacheTtlSeconds: Number(values["cache-ttl-seconds"]) });
   try {
     const client = new HubClient({ url: hub.url, apiKey: hub.bootstrap!.apiKey });
     for (let i = 0; i < ENVS; i++) {
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       }
     }
     console.log(
-      `hub ${hub.url} (PGlite, ${ENVS} environments x 3 versions, cache ${values["cache-ttl-ms"]} ms); ${CONNECTIONS} connections, ${SECONDS} s per route`,
+      `hub ${hub.url} (PGlite, ${ENVS} environments x 3 versions, cache ${values["cache-ttl-seconds"]} s); ${CONNECTIONS} connections, ${SECONDS} s per route`,
     );
     const routes = [
       { name: "env info", paths: Array.from({ length: ENVS }, (_, i) => `/api/v1/envs/admin/env-${i}`) },

@@ -12,7 +12,7 @@ const N = 3;
 const R = 2;
 
 async function evalWith(server: ScriptedServerOptions) {
-  return evalScripted("python", { server, flags: ["-n", `${N}`, "-r", `${R}`], timeoutMs: 90_000 });
+  return evalScripted("python", { server, flags: ["-n", `${N}`, "-r", `${R}`], timeoutSeconds: 90 });
 }
 
 describe("vf eval python", () => {

@@ -11,7 +11,7 @@ async function evalWith(reply: (firstTurn: boolean) => string) {
   return evalScripted("wordle", {
     server: { reply: (request) => reply(!request.messages.some((m) => m.role === "assistant")) },
     flags: ["-n", `${N}`, "-r", `${R}`, "-c", "1"],
-    timeoutMs: 60_000,
+    timeoutSeconds: 60,
   });
 }
 

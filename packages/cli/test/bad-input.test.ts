@@ -36,7 +36,7 @@ describe("bad input", () => {
       /empty-run holds no training run, so --resume has nothing to continue: check output_dir/,
     ],
   ])("vf %j exits %i with one line", async (args, code, message) => {
-    const result = await runVf(args, { cwd: dir, timeoutMs: 60_000 });
+    const result = await runVf(args, { cwd: dir, timeoutSeconds: 60 });
     expect(result.code).toBe(code);
     const lines = result.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("hint:"));
     expect(lines).toHaveLength(1);
@@ -59,7 +59,7 @@ describe("bad input", () => {
         ...["--output_dir", join(dir, "run"), "--inference.url", "http://127.0.0.1:9/v1"],
         ...["--inference.api_key_var", unset],
       ],
-      { cwd: dir, timeoutMs: 60_000 },
+      { cwd: dir, timeoutSeconds: 60 },
     );
     const cause = `error: the API key variable ${unset} is not set: export ${unset}=..., or name the variable that holds the key`;
     expect(evaluated.stderr).toBe(`${cause}\nhint: -k/--api-key-var names the variable that holds the key\n`);

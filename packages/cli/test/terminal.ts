@@ -17,7 +17,8 @@ export interface TerminalRunOptions {
   env?: Record<string, string>;
   columns?: number;
   rows?: number;
-  timeoutMs?: number;
+  /** Kills vf after this many seconds; default 120. */
+  timeoutSeconds?: number;
 }
 
 export interface TerminalRun {
@@ -42,7 +43,7 @@ export async function runVfInScript(args: string[], options: TerminalRunOptions)
   child.stderr.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+  const timer = setTimeout(() => child.kill("SIGKILL"), (options.timeoutSeconds ?? 120) * 1000);
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   clearTimeout(timer);
   return { code, output };
@@ -54,19 +55,12 @@ export async function runVfInTmux(args: string[], options: TerminalRunOptions): 
   const dir = await mkdtemp(join(tmpdir(), "vf-tmux-"));
   const socket = join(dir, "socket");
   const codeFile = join(dir, "code");
-  const tmux = (tmuxArgs: string[], timeoutMs = 30_000) =>
-    run(
-      "tmux",
-      ["-S", socket, "-f", "/dev/null", ...tmuxArgs],
-      options.cwd,
-      terminalEnv(options.env),
-      timeoutMs,
-    );
+  const tmux = tmuxOn(socket, options);
   // The pane stays open after vf exits (the sleep), so its screen can be read; wait-for says when.
   const script = `${vfCommand(args)}; echo $? > ${quote(codeFile)}; tmux -S ${quote(socket)} wait-for -S vf-done; sleep 600`;
   try {
     await tmux(["new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "vf", script]);
-    await tmux(["wait-for", "vf-done"], options.timeoutMs ?? 120_000);
+    await tmux(["wait-for", "vf-done"], options.timeoutSeconds ?? 120);
     const screen = await tmux(["capture-pane", "-p", "-t", "vf", "-S", "-", "-E", "-"]);
     const code = Number((await readFile(codeFile, "utf8")).trim());
     return { code, output: screen.replace(/\n+$/, "\n") };
@@ -82,15 +76,15 @@ export interface TmuxVf {
   screen(): Promise<string>;
   /** Whether a program has the pane's alternate screen up. */
   alternateOn(): Promise<boolean>;
-  /** Waits until the pane shows `pattern` (polling), and returns the screen. */
-  waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Waits until the pane shows `pattern` (polling, up to `timeoutSeconds`, default 120), and returns the screen. */
+  waitForScreen(pattern: RegExp, timeoutSeconds?: number): Promise<string>;
   /** tmux send-keys: "q", "Enter", "C-c", ... */
   sendKeys(...keys: string[]): Promise<void>;
   /**
    * Waits for vf to exit: its code, the pane's text (scrollback included) and every byte vf wrote
-   * to the pane (escapes included).
+   * to the pane (escapes included); up to `timeoutSeconds`, default 120.
    */
-  exited(timeoutMs?: number): Promise<{ code: number; output: string; raw: string }>;
+  exited(timeoutSeconds?: number): Promise<{ code: number; output: string; raw: string }>;
   /** Ends the tmux server and removes its files. */
   close(): Promise<void>;
 }
@@ -110,14 +104,7 @@ export async function startVfInTmux(
   const socket = join(dir, "socket");
   const codeFile = join(dir, "code");
   const rawFile = join(dir, "raw");
-  const tmux = (tmuxArgs: string[], timeoutMs = 30_000) =>
-    run(
-      "tmux",
-      ["-S", socket, "-f", "/dev/null", ...tmuxArgs],
-      options.cwd,
-      terminalEnv(options.env),
-      timeoutMs,
-    );
+  const tmux = tmuxOn(socket, options);
   // The pane waits for a key before vf starts, so pipe-pane records all vf writes.
   const before = options.before ? `printf '%s\\n' ${quote(options.before)}; ` : "";
   // The last line vf's bytes are followed by, so a test knows the recording has all of them.
@@ -130,8 +117,8 @@ export async function startVfInTmux(
     screen,
     alternateOn: async () =>
       (await tmux(["display-message", "-p", "-t", "vf", "#{alternate_on}"])).trim() === "1",
-    waitForScreen: async (pattern, timeoutMs = 120_000) => {
-      const deadline = Date.now() + timeoutMs;
+    waitForScreen: async (pattern, timeoutSeconds = 120) => {
+      const deadline = Date.now() + timeoutSeconds * 1000;
       for (;;) {
         const shown = await screen();
         if (pattern.test(shown)) return shown;
@@ -142,8 +129,8 @@ export async function startVfInTmux(
     sendKeys: async (...keys) => {
       await tmux(["send-keys", "-t", "vf", ...keys]);
     },
-    exited: async (timeoutMs = 120_000) => {
-      await tmux(["wait-for", "vf-done"], timeoutMs);
+    exited: async (timeoutSeconds = 120) => {
+      await tmux(["wait-for", "vf-done"], timeoutSeconds);
       const output = await tmux(["capture-pane", "-p", "-t", "vf", "-S", "-", "-E", "-"]);
       const code = Number((await readFile(codeFile, "utf8")).trim());
       // pipe-pane's copy trails the pane a little.
@@ -159,6 +146,18 @@ export async function startVfInTmux(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs tmux on the server at `socket`; each call fails after `timeoutSeconds` (default 30). */
+function tmuxOn(socket: string, options: TerminalRunOptions) {
+  return (tmuxArgs: string[], timeoutSeconds = 30) =>
+    run(
+      "tmux",
+      ["-S", socket, "-f", "/dev/null", ...tmuxArgs],
+      options.cwd,
+      terminalEnv(options.env),
+      timeoutSeconds,
+    );
 }
 
 function vfCommand(args: string[]): string {
@@ -179,7 +178,7 @@ function terminalEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs a program to its end; resolves with its stdout, rejects when it fails or takes too long. */
-function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number) {
+function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number) {
   return new Promise<string>((resolve, reject) => {
     const child = spawn(program, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -190,7 +189,7 @@ function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutSeconds * 1000);
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);

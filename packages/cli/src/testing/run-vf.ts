@@ -17,8 +17,8 @@ export interface RunVfOptions {
   interruptWhen?: RegExp;
   /** Called with everything written to stderr so far, each time more arrives. */
   onStderr?: (stderr: string) => void;
-  /** Kills the process after this long; default 120 s. */
-  timeoutMs?: number;
+  /** Kills the process after this many seconds; default 120. */
+  timeoutSeconds?: number;
 }
 
 export interface VfResult {
@@ -38,7 +38,7 @@ export function runVf(args: string[], options: RunVfOptions = {}): Promise<VfRes
     let stdout = "";
     let stderr = "";
     let interrupted = false;
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), (options.timeoutSeconds ?? 120) * 1000);
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
     });

@@ -8,6 +8,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findEnvironment } from "@vf-rl/core/loading";
@@ -17,7 +19,7 @@ import { writeSamplePackage } from "../testing/test-hub.ts";
 import { HubClient } from "./hub-client.ts";
 import { hubConfigPath, resolveHubTarget } from "./hub-config.ts";
 import { installEnvironment } from "./install-environment.ts";
-import { loginWithKey } from "./login.ts";
+import { loginWithBrowser, loginWithKey } from "./login.ts";
 import { pullEnvironment } from "./pull-environment.ts";
 import { pushEnvironment } from "./push-environment.ts";
 import { uninstallEnvironment } from "./uninstall-environment.ts";
@@ -195,10 +197,54 @@ describe("the Hub client", () => {
   });
 
   it("says the Hub is unreachable, with what to do, when nothing listens", async () => {
-    const gone = new HubClient({ url: "http://127.0.0.1:9", timeoutMs: 2000 });
+    const gone = new HubClient({ url: "http://127.0.0.1:9", timeoutSeconds: 2 });
     await expect(gone.listEnvs()).rejects.toMatchObject({
       code: "unreachable",
       message: expect.stringMatching(/vf hub serve/),
     });
   });
+
+  it("waits timeoutSeconds for each answer: a reply 0.2 s late is read, one that never comes is given up", async () => {
+    const held: ServerResponse[] = [];
+    const slow = createServer((request, response) => {
+      if (request.url?.includes("never")) return void held.push(response);
+      const body = { error: { code: "not_found", message: "no environment here" } };
+      setTimeout(
+        () => response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify(body)),
+        200,
+      );
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    try {
+      await expect(
+        new HubClient({ url, timeoutSeconds: 30 }).envInfo("someone", "late"),
+      ).rejects.toMatchObject({
+        code: "not_found",
+      });
+      await expect(
+        new HubClient({ url, timeoutSeconds: 0.5 }).envInfo("someone", "never"),
+      ).rejects.toMatchObject({
+        code: "unreachable",
+        message: expect.stringMatching(/timeout/),
+      });
+    } finally {
+      for (const response of held) response.destroy();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
+  it("gives up a browser login nobody approves after timeoutSeconds", async () => {
+    let shown = false;
+    await expect(
+      loginWithBrowser({
+        url: hub.url,
+        onCode: () => {
+          shown = true;
+        },
+        timeoutSeconds: 1,
+      }),
+    ).rejects.toMatchObject({ message: "the login was not approved in time: run vf login again" });
+    expect(shown).toBe(true);
+  }, 60_000);
 });

@@ -46,8 +46,8 @@ export interface HubClientOptions {
   url: string;
   /** A vf API key; null for anonymous reads. */
   apiKey?: string | null;
-  /** Per-request timeout in ms; default 60,000. */
-  timeoutMs?: number;
+  /** Per-request timeout in seconds; default 60. */
+  timeoutSeconds?: number;
 }
 
 const ErrorBody = z.object({
@@ -71,7 +71,7 @@ export class HubClient {
   constructor(options: HubClientOptions) {
     this.url = options.url.replace(/\/+$/, "");
     this.apiKey = options.apiKey ?? null;
-    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#timeoutMs = (options.timeoutSeconds ?? 60) * 1000;
   }
 
   /** A client for the Hub and key of the environment and config file (see hub-config.ts). */

@@ -41,8 +41,8 @@ export interface BrowserLoginOptions {
   clientName?: string;
   /** Called once with the code and the page to open (the CLI prints it and may open a browser). */
   onCode: (start: DeviceStart) => void | Promise<void>;
-  /** Give up after this long; default until the code expires. */
-  timeoutMs?: number;
+  /** Give up after this many seconds; default when the code expires. */
+  timeoutSeconds?: number;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
 }
@@ -58,7 +58,7 @@ export async function loginWithBrowser(options: BrowserLoginOptions): Promise<Lo
   await options.onCode(start);
   const deadline = Math.min(
     Date.parse(start.expires_at),
-    Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY),
+    Date.now() + (options.timeoutSeconds ?? Number.POSITIVE_INFINITY) * 1000,
   );
   for (;;) {
     if (options.signal?.aborted)

@@ -86,3 +86,34 @@ it("runs on PostgreSQL and S3: push, then pull the same files back; the admin is
   expect((await new HubClient({ url: third.url, apiKey: created.apiKey }).whoami()).user.name).toBe("grace");
   await third.close();
 }, 60_000);
+
+it("serves hot reads from its cache for cacheTtlSeconds, so another Hub's push shows there only then (0: at once)", async () => {
+  const writer = await startHub({ dataDir: join(root, "w"), port: 0, databaseUrl: postgres.url, blobUrl });
+  const cached = await startHub({
+    dataDir: join(root, "r1"),
+    port: 0,
+    databaseUrl: postgres.url,
+    blobUrl,
+    cacheTtlSeconds: 600,
+  });
+  const uncached = await startHub({
+    dataDir: join(root, "r0"),
+    port: 0,
+    databaseUrl: postgres.url,
+    blobUrl,
+    cacheTtlSeconds: 0,
+  });
+  try {
+    const key = (await createHubUser({ dataDir: join(root, "w"), databaseUrl: postgres.url, name: "ttl" }))
+      .apiKey;
+    const client = (hub: { url: string }) => new HubClient({ url: hub.url, apiKey: key });
+    await client(writer).pushTarball("ttl", "cached", sampleTarball("cached", "1.0.0"));
+    expect((await client(cached).envInfo("ttl", "cached")).latest_version).toBe("1.0.0");
+    expect((await client(uncached).envInfo("ttl", "cached")).latest_version).toBe("1.0.0");
+    await client(writer).pushTarball("ttl", "cached", sampleTarball("cached", "1.1.0"));
+    expect((await client(uncached).envInfo("ttl", "cached")).latest_version).toBe("1.1.0");
+    expect((await client(cached).envInfo("ttl", "cached")).latest_version).toBe("1.0.0");
+  } finally {
+    await Promise.all([writer.close(), cached.close(), uncached.close()]);
+  }
+}, 60_000);

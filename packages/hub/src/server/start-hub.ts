@@ -40,8 +40,8 @@ export interface StartHubOptions {
   publicUrl?: string;
   /** Package size limits; default `DEFAULT_PACKAGE_LIMITS`. */
   limits?: Partial<PackageLimits>;
-  /** Cache lifetime of hot reads in ms; default 5,000 (0 disables caching). */
-  cacheTtlMs?: number;
+  /** Cache lifetime of hot reads in seconds; default 5 (0 disables caching). */
+  cacheTtlSeconds?: number;
   /**
    * Behind a reverse proxy: the header it sets to the client's address (e.g. `x-forwarded-for`, whose
    * last entry is used), so rate limits apply per client rather than to the proxy; default
@@ -106,7 +106,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     db,
     blobs: openBlobStore(options.blobUrl ?? join(options.dataDir, "blobs")),
     limits: { ...DEFAULT_PACKAGE_LIMITS, ...options.limits },
-    cache: new ReadCache({ ttlMs: options.cacheTtlMs ?? 5000 }),
+    cache: new ReadCache({ ttlMs: (options.cacheTtlSeconds ?? 5) * 1000 }),
     authLimits: new AuthLimits(),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(proxyHeader ? { trustedProxyHeader: proxyHeader.toLowerCase() } : {}),

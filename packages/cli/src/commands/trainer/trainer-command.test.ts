@@ -6,7 +6,7 @@ describe("vf trainer serve", () => {
   it("refuses a host that is not this machine's in one line, and exits", async () => {
     // 192.0.2.1 is reserved for documentation: no machine has it.
     const run = await runVf(["trainer", "serve", "--host", "192.0.2.1", "--port", "0"], {
-      timeoutMs: 60_000,
+      timeoutSeconds: 60,
     });
     expect(run.signal).toBeNull();
     expect(run.code).toBe(1);
@@ -20,7 +20,7 @@ describe("vf trainer serve", () => {
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     const { port } = taken.address() as { port: number };
     try {
-      const run = await runVf(["trainer", "serve", "--port", String(port)], { timeoutMs: 60_000 });
+      const run = await runVf(["trainer", "serve", "--port", String(port)], { timeoutSeconds: 60 });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`error: port ${port} is already in use: pass --port with a free port`);
     } finally {
