@@ -21,15 +21,15 @@ export interface LocalModelOptions {
   /** The name the model is served and recorded under; default the folder as given. */
   modelName?: string;
   /** The API to call it through; default openai_chat_completions. */
-  clientType?: ApiClientType;
+  type?: ApiClientType;
 }
 
 /** Starts the built-in model; `close()` stops its server. */
-export function startBuiltinModel(clientType?: ApiClientType): Promise<ConnectedModel> {
+export function startBuiltinModel(type?: ApiClientType): Promise<ConnectedModel> {
   return startLocalModel({
     checkpoint: BASE_MODEL_DIR,
     modelName: BUILTIN_MODEL_NAME,
-    ...(clientType ? { clientType } : {}),
+    ...(type ? { type } : {}),
   });
 }
 
@@ -40,7 +40,7 @@ export function isCheckpointFolder(model: string): boolean {
 
 /** Serves a checkpoint folder under `modelName` (default: the folder as given); `close()` stops it. */
 export async function startLocalModel(options: LocalModelOptions): Promise<ConnectedModel> {
-  const type = options.clientType ?? "openai_chat_completions";
+  const type = options.type ?? "openai_chat_completions";
   if (type !== "openai_chat_completions" && type !== "openai_completions") {
     throw new UserError(
       `the engine's server speaks openai_chat_completions and openai_completions, not ${type}: drop --api-client-type or pick one of those`,

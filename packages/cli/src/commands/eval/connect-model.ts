@@ -35,8 +35,7 @@ export interface ConnectedModel {
 const DEFAULT_ENDPOINTS = "configs/endpoints.toml";
 
 export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
-  const provider = spec.provider === undefined ? undefined : PROVIDERS[spec.provider];
-  const local = localModel(spec, provider?.type === "builtin");
+  const local = localModel(spec, spec.provider === "builtin");
   if (local !== null) return local;
   if (spec.model === undefined && spec.provider !== undefined) {
     throw new UsageError(`-p ${spec.provider} needs the model to call: add -m <model id>`);
@@ -46,12 +45,12 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
     spec.endpointsPath !== undefined || existsSync(path) ? await loadEndpointRegistry(path) : undefined;
   const model = spec.model ?? "default";
   const options: ResolveModelOptions = { model, headers: spec.headers, ...(registry ? { registry } : {}) };
-  const endpoint = provider?.type === "endpoint" ? provider : undefined;
+  const endpoint = (spec.provider && PROVIDERS[spec.provider]) ?? undefined;
   if (registry?.get(model)) {
     // The registry's rows, with whatever the flags (and a provider) say instead, as in verifiers.
     const baseUrl = spec.baseUrl ?? endpoint?.baseUrl;
     const apiKeyVar = spec.apiKeyVar ?? (endpoint ? providerKeyVar(endpoint) : undefined);
-    const type = spec.clientType ?? endpoint?.clientType;
+    const type = spec.type ?? endpoint?.type;
     Object.assign(options, {
       ...(baseUrl ? { baseUrl } : {}),
       ...(apiKeyVar ? { apiKeyVar } : {}),
@@ -64,7 +63,7 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
     const apiKeyVar = spec.apiKeyVar ?? (chosen ? providerKeyVar(chosen) : undefined);
     Object.assign(options, {
       baseUrl: spec.baseUrl ?? chosen?.baseUrl,
-      type: spec.clientType ?? chosen?.clientType ?? "openai_chat_completions",
+      type: spec.type ?? chosen?.type ?? "openai_chat_completions",
       ...(apiKeyVar ? { apiKeyVar } : {}),
     });
   }
@@ -87,14 +86,14 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
 
 /** The model served in this process, when the flags ask for one: none given, -p builtin, or -m <folder>. */
 function localModel(spec: EvalSpec, builtin: boolean): Promise<ConnectedModel> | null {
-  const type = spec.clientType;
+  const type = spec.type;
   if (spec.model !== undefined && isCheckpointFolder(spec.model)) {
     if (spec.baseUrl !== undefined) {
       throw new UsageError(
         `-m ${spec.model} is a checkpoint folder, served here: drop -b ${spec.baseUrl}, or give -m the model id that server serves`,
       );
     }
-    return startLocalModel({ checkpoint: spec.model, ...(type ? { clientType: type } : {}) });
+    return startLocalModel({ checkpoint: spec.model, ...(type ? { type } : {}) });
   }
   if (builtin) {
     if (spec.model !== undefined || spec.baseUrl !== undefined) {

@@ -216,7 +216,7 @@ function specFromFlags(envId: string, flags: EvalFlags): EvalSpec {
   const optional = {
     model: flags.model,
     provider: flags.provider,
-    clientType: flags.apiClientType === undefined ? undefined : clientTypeFlag(flags.apiClientType),
+    type: flags.apiClientType === undefined ? undefined : apiClientTypeFlag(flags.apiClientType),
     baseUrl: flags.apiBaseUrl,
     envDirPath: flags.envDirPath,
     apiKeyVar: flags.apiKeyVar,
@@ -248,7 +248,7 @@ function specFromFlags(envId: string, flags: EvalFlags): EvalSpec {
 }
 
 /** `--api-client-type`, checked here rather than when flags are parsed: the check loads the clients. */
-function clientTypeFlag(value: string) {
+function apiClientTypeFlag(value: string) {
   const parsed = parseClientType(value);
   if (!parsed.ok) throw new UsageError(`--api-client-type: ${parsed.problem}`);
   return parsed.type;

@@ -74,7 +74,7 @@ header_from_state = ["X-Example: example_id", "X-Session-ID=example_id"]
     const [spec] = await loadEvalConfig(path);
     expect(spec).toMatchObject({
       provider: "anthropic",
-      clientType: "anthropic_messages",
+      type: "anthropic_messages",
       baseUrl: "http://127.0.0.1:9/v1",
       apiKeyVar: "MY_KEY",
       headers: { "X-Team": "rl", "X-Run": "7" },

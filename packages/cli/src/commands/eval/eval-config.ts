@@ -176,7 +176,7 @@ function toSpec(envId: string, block: EvalBlock): Partial<EvalSpec> {
   if (baseUrl !== undefined) spec.baseUrl = baseUrl;
   if (block.api_key_var !== undefined) spec.apiKeyVar = block.api_key_var;
   if (block.provider !== undefined) spec.provider = block.provider;
-  if (block.api_client_type !== undefined) spec.clientType = block.api_client_type;
+  if (block.api_client_type !== undefined) spec.type = block.api_client_type;
   if (block.endpoints_path !== undefined) spec.endpointsPath = block.endpoints_path;
   if (block.env_dir_path !== undefined) spec.envDirPath = block.env_dir_path;
   if (block.num_examples !== undefined) spec.numExamples = block.num_examples;

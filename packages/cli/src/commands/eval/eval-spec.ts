@@ -26,7 +26,7 @@ export const EvalSpec = z
     baseUrl: z.string().optional(),
     apiKeyVar: z.string().optional(),
     /** The API to call the model through (--api-client-type). */
-    clientType: ApiClientType.optional(),
+    type: ApiClientType.optional(),
     endpointsPath: z.string().optional(),
     headers: z.record(z.string(), z.string()).default({}),
     /** Headers of each request read from the rollout's state: header name to state key. */

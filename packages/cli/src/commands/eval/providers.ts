@@ -7,85 +7,72 @@
 import type { ApiClientType } from "@vf-rl/core/client";
 import { UsageError } from "../../cli-errors.ts";
 
-/** A hosted or local API. */
+/** A hosted or local API: its address, as core's `EndpointAddress` names it. */
 export interface EndpointProvider {
-  type: "endpoint";
   baseUrl: string;
   apiKeyVar: string;
-  clientType: ApiClientType;
+  /** The API the endpoint speaks. */
+  type: ApiClientType;
   /** Local servers often run without a key: the variable is read only when it is set. */
   keyOptional?: boolean;
 }
 
-/** vf's built-in model, or an engine checkpoint folder given with -m. */
-export interface BuiltinProvider {
-  type: "builtin";
-}
-
-export type Provider = EndpointProvider | BuiltinProvider;
-
 const chat = "openai_chat_completions" as const;
 
-/** The providers, in the order `vf eval --help` lists them. URLs and key variables are verifiers'. */
+/**
+ * The providers, in the order `vf eval --help` lists them. URLs and key variables are verifiers'.
+ * `builtin` is no endpoint (null): vf's built-in model, or an engine checkpoint folder given with -m.
+ */
 export const PROVIDERS = {
   openai: {
-    type: "endpoint",
     baseUrl: "https://api.openai.com/v1",
     apiKeyVar: "OPENAI_API_KEY",
-    clientType: chat,
+    type: chat,
   },
   anthropic: {
-    type: "endpoint",
     baseUrl: "https://api.anthropic.com",
     apiKeyVar: "ANTHROPIC_API_KEY",
-    clientType: "anthropic_messages",
+    type: "anthropic_messages",
   },
   openrouter: {
-    type: "endpoint",
     baseUrl: "https://openrouter.ai/api/v1",
     apiKeyVar: "OPENROUTER_API_KEY",
-    clientType: chat,
+    type: chat,
   },
   prime: {
-    type: "endpoint",
     baseUrl: "https://api.pinference.ai/api/v1",
     apiKeyVar: "PRIME_API_KEY",
-    clientType: chat,
+    type: chat,
   },
   deepseek: {
-    type: "endpoint",
     baseUrl: "https://api.deepseek.com/v1",
     apiKeyVar: "DEEPSEEK_API_KEY",
-    clientType: chat,
+    type: chat,
   },
   minimax: {
-    type: "endpoint",
     baseUrl: "https://api.minimax.chat/v1",
     apiKeyVar: "MINIMAX_API_KEY",
-    clientType: chat,
+    type: chat,
   },
   glm: {
-    type: "endpoint",
     baseUrl: "https://open.bigmodel.cn/api/paas/v4",
     apiKeyVar: "GLM_API_KEY",
-    clientType: chat,
+    type: chat,
   },
   vllm: {
-    type: "endpoint",
     baseUrl: "http://localhost:8000/v1",
     apiKeyVar: "VLLM_API_KEY",
-    clientType: chat,
+    type: chat,
     keyOptional: true,
   },
   local: {
-    type: "endpoint",
     baseUrl: "http://localhost:8000/v1",
     apiKeyVar: "VLLM_API_KEY",
-    clientType: chat,
+    type: chat,
     keyOptional: true,
   },
-  builtin: { type: "builtin" },
-} as const satisfies Record<string, Provider>;
+  builtin: null,
+} as const satisfies Record<string, EndpointProvider | null>;
 
 export type ProviderName = keyof typeof PROVIDERS;
 
@@ -99,13 +86,13 @@ export function providerFlag(value: string): ProviderName {
 
 /** The providers as help lines: name, URL, key variable and client type. */
 export function providersHelp(): string {
-  return Object.entries(PROVIDERS as Record<string, Provider>)
+  return Object.entries(PROVIDERS as Record<string, EndpointProvider | null>)
     .map(([name, provider]) => {
-      if (provider.type === "builtin") {
+      if (provider === null) {
         return `  ${name.padEnd(12)}vf's built-in model served locally (the default without -m), or -m <checkpoint folder>`;
       }
       const key = provider.keyOptional ? `${provider.apiKeyVar} if set` : provider.apiKeyVar;
-      const type = provider.clientType === chat ? "" : `  ${provider.clientType}`;
+      const type = provider.type === chat ? "" : `  ${provider.type}`;
       return `  ${name.padEnd(12)}${provider.baseUrl.padEnd(38)}${key}${type}`;
     })
     .join("\n");
