@@ -5,9 +5,9 @@
  */
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
+import { headerFlag, integerFlag, jsonObjectFlag, numberFlag } from "../../flag-values.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
-import { headerFlag, integerFlag, jsonObjectFlag, numberFlag } from "../eval/parse-flag-values.ts";
 
 interface DoctorFlags {
   model?: string;

@@ -3,8 +3,8 @@
  * it: a folder prints as a table of entries, a text file as its content.
  */
 import type { Command } from "commander";
+import { integerFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag } from "../eval/parse-flag-values.ts";
 import { formatBytes, textTable } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
 

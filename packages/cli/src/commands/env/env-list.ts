@@ -1,7 +1,7 @@
 /** `vf env list` and `vf env search QUERY`: environments on the Hub you can see, a page at a time. */
 import type { Command } from "commander";
+import { integerFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag } from "../eval/parse-flag-values.ts";
 import { textTable } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, withHubFlags } from "../hub/hub-flags.ts";
 

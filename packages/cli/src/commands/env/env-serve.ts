@@ -5,8 +5,8 @@
  */
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
+import { integerFlag, jsonObjectFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag, jsonObjectFlag } from "../eval/parse-flag-values.ts";
 
 interface ServeFlags {
   address: string;

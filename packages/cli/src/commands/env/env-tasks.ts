@@ -3,8 +3,8 @@
  * its `tasks` method returns), for clients that own data loading, as prime-rl's orchestrator does.
  */
 import type { Command } from "commander";
+import { countOrAllFlag, jsonObjectFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
-import { countOrAllFlag, jsonObjectFlag } from "../eval/parse-flag-values.ts";
 
 interface TasksFlags {
   split: "train" | "eval";

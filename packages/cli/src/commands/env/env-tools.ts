@@ -5,8 +5,8 @@
  * data made as a rollout's would be (a sandbox, a folder), cleaned up when the client disconnects.
  */
 import type { Command } from "commander";
+import { jsonObjectFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
-import { jsonObjectFlag } from "../eval/parse-flag-values.ts";
 
 interface ToolsFlags {
   mcp?: boolean;

@@ -1,7 +1,7 @@
 /** `vf env versions owner/name`: an environment's versions, newest push first. */
 import type { Command } from "commander";
+import { integerFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag } from "../eval/parse-flag-values.ts";
 import { formatBytes, shortHash, textTable } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
 

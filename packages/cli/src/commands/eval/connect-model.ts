@@ -5,7 +5,9 @@
  * built-in local model. The API each endpoint speaks comes from --api-client-type, else the
  * provider, else the registry row, else chat completions. Each endpoint is checked before the run
  * starts, so an unreachable server or a rejected key stops the command with one line instead of
- * failing every rollout.
+ * failing every rollout. The command's evaluations that reach the same model the same way (a sweep
+ * over temperatures, several environments on one endpoint) share one connection (ModelPool), so
+ * the built-in model is started once and each endpoint is checked once.
  */
 import { existsSync, statSync } from "node:fs";
 import type { ModelClient } from "@vf-rl/core";
@@ -82,6 +84,54 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
     endpoints: resolved.endpoints,
     close: () => replicas.close(),
   };
+}
+
+// Settings of an evaluation that do not change how its model is reached; every other key of the
+// spec (model, endpoint, key variable, headers, client type, ...) tells connections apart.
+const NOT_CONNECTION: ReadonlySet<string> = new Set<keyof EvalSpec>([
+  "envId",
+  "label",
+  "name",
+  "envArgs",
+  "extraEnvKwargs",
+  "numExamples",
+  "rolloutsPerExample",
+  "sampling",
+  "maxConcurrent",
+  "timeoutSeconds",
+  "maxRetries",
+  "shuffle",
+  "shuffleSeed",
+  "independentScoring",
+  "interleaveScoring",
+  "stateColumns",
+]);
+
+/** The model connections of one `vf eval` command, one per way of reaching a model. */
+export class ModelPool {
+  private readonly connections = new Map<string, Promise<ConnectedModel>>();
+
+  /** The connection for `spec`'s model, made on first use. */
+  connect(spec: EvalSpec): Promise<ConnectedModel> {
+    const key = JSON.stringify(
+      Object.entries(spec)
+        .filter(([field]) => !NOT_CONNECTION.has(field))
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
+    let connection = this.connections.get(key);
+    if (!connection) {
+      connection = connectModel(spec);
+      this.connections.set(key, connection);
+    }
+    return connection;
+  }
+
+  /** Closes every connection made (a failed one has nothing to close). */
+  async close(): Promise<void> {
+    const settled = await Promise.allSettled(this.connections.values());
+    this.connections.clear();
+    await Promise.all(settled.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
+  }
 }
 
 /** The model served in this process, when the flags ask for one: none given, -p builtin, or -m <folder>. */

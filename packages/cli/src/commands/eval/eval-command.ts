@@ -3,11 +3,6 @@
  * This file only declares the command; what it does is in eval-action.ts, loaded when it runs.
  */
 import { type Command, Option } from "commander";
-import type { Output } from "../../terminal/output.ts";
-import type { EvalFlags } from "./eval-action.ts";
-import { registerEvalPush } from "./eval-push.ts";
-import { heartbeatUrlFlag } from "./heartbeat.ts";
-import { datasetNameFlag } from "./hf-hub-dataset.ts";
 import {
   countOrAllFlag,
   headerFlag,
@@ -16,7 +11,12 @@ import {
   jsonObjectFlag,
   listFlag,
   numberFlag,
-} from "./parse-flag-values.ts";
+} from "../../flag-values.ts";
+import type { Output } from "../../terminal/output.ts";
+import type { EvalFlags } from "./eval-action.ts";
+import { registerEvalPush } from "./eval-push.ts";
+import { heartbeatUrlFlag } from "./heartbeat.ts";
+import { datasetNameFlag } from "./hf-hub-upload.ts";
 import { providerFlag, providersHelp } from "./providers.ts";
 
 export function registerEval(program: Command, io: Output, setExit: (code: number) => void): void {

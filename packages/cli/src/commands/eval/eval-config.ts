@@ -26,7 +26,7 @@ import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { expandAblation } from "./ablation.ts";
 import type { EvalSpec } from "./eval-spec.ts";
-import { DATASET_NAME_RULE, isDatasetName } from "./hf-hub-dataset.ts";
+import { DATASET_NAME_RULE, isDatasetName } from "./hf-hub-upload.ts";
 import { PROVIDERS, type ProviderName } from "./providers.ts";
 
 /** "Name: value" strings of verifiers' `header` and `header_from_state` lists. */

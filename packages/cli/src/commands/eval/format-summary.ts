@@ -3,11 +3,13 @@
  * every average (reward, pass@k and pass^k, each metric), stop conditions and errors with their
  * messages, timing and token usage; the per-rollout values (`r1: [...]`, one list per rollout
  * index) come last, and only for small runs or with -v, so a large run's averages stay in view.
+ * Errors are grouped by kind (a rollout's error class, or a reward function and the class it
+ * raised) with their count and distinct messages, so a hundred identical failures read as one line
+ * with its cause instead of a bare count.
  */
 import { contentText, type Messages } from "@vf-rl/core";
 import type { RolloutRecord, RunMetadata, RunSummary } from "@vf-rl/core/results";
 import { type Palette, palette } from "../../terminal/colour.ts";
-import { type ErrorGroup, rolloutErrorGroups, scoringErrorGroups } from "./error-digest.ts";
 
 export interface SummaryInput {
   metadata: RunMetadata;
@@ -120,6 +122,44 @@ function perRollout(summary: RunSummary, verbose: boolean, c: Palette): string[]
     });
   }
   return lines;
+}
+
+/** One kind of error and what it said. */
+interface ErrorGroup {
+  /** e.g. "ModelHttpError", or "exact_match: TypeError" for a reward function. */
+  kind: string;
+  count: number;
+  /** Distinct messages in the order they were first seen, each with how often it was. */
+  messages: Array<{ text: string; count: number }>;
+}
+
+/** Rollouts that ended with an error, grouped by error class. */
+function rolloutErrorGroups(records: readonly RolloutRecord[]): ErrorGroup[] {
+  return group(records.flatMap((r) => (r.error ? [{ kind: r.error.error, text: r.error.message }] : [])));
+}
+
+/** Reward and metric functions that raised (they scored 0), grouped by function and error class. */
+function scoringErrorGroups(records: readonly RolloutRecord[]): ErrorGroup[] {
+  return group(
+    records.flatMap((r) =>
+      r.scoring_errors.map((s) => ({ kind: `${s.function}: ${s.error.error}`, text: s.error.message })),
+    ),
+  );
+}
+
+function group(items: Array<{ kind: string; text: string }>): ErrorGroup[] {
+  const groups = new Map<string, { count: number; messages: Map<string, number> }>();
+  for (const { kind, text } of items) {
+    const entry = groups.get(kind) ?? { count: 0, messages: new Map<string, number>() };
+    entry.count++;
+    entry.messages.set(text, (entry.messages.get(text) ?? 0) + 1);
+    groups.set(kind, entry);
+  }
+  return [...groups].map(([kind, { count, messages }]) => ({
+    kind,
+    count,
+    messages: [...messages].map(([text, n]) => ({ text, count: n })),
+  }));
 }
 
 /** Each kind with its count and first message; with -v every distinct message with its count. */

@@ -5,9 +5,62 @@
  * - "lines" (-d/--disable-tui): one plain line per update, for logs;
  * - "steps" (stderr not a terminal): plain lines at every tenth of each evaluation, so a piped
  *   log stays short.
+ * Each entry is an EvalProgress: how far one evaluation has got (rollouts done of the total, their
+ * rate, the running mean reward, the errors).
  */
+import type { RolloutRecord } from "@vf-rl/core/results";
 import type { Output } from "../../terminal/output.ts";
-import { EvalProgress } from "./eval-progress.ts";
+
+export type EvalPhase = "queued" | "running" | "done" | "failed" | "interrupted";
+
+/** How far one evaluation has got: the board shows one of these per evaluation. */
+export class EvalProgress {
+  phase: EvalPhase = "queued";
+  total = 0;
+  done = 0;
+  private scored = 0;
+  private rewardSum = 0;
+  private errors = 0;
+  private started = 0;
+  private ended = 0;
+
+  /** `label` names the evaluation on screen: its environment, and a sweep's values. */
+  constructor(public label: string) {}
+
+  /** The evaluation starts: `alreadyDone` rollouts are kept from a resumed run. */
+  start(total: number, alreadyDone: number): void {
+    this.phase = "running";
+    this.total = total;
+    this.done = alreadyDone;
+    this.started = performance.now();
+  }
+
+  add(records: readonly RolloutRecord[]): void {
+    for (const record of records) {
+      this.done++;
+      this.scored++;
+      this.rewardSum += record.reward;
+      if (record.error) this.errors++;
+    }
+  }
+
+  end(phase: "done" | "failed" | "interrupted"): void {
+    this.phase = phase;
+    this.ended = performance.now();
+  }
+
+  /** Rollouts per second since the start (rollouts of this run only, not kept ones). */
+  rate(): number {
+    const seconds = ((this.ended || performance.now()) - this.started) / 1000;
+    return seconds > 0 ? this.scored / seconds : 0;
+  }
+
+  /** e.g. "12/40 rollouts · 3.1/s · reward 0.533 · errors 0". */
+  line(): string {
+    const mean = this.scored > 0 ? this.rewardSum / this.scored : 0;
+    return `${this.done}/${this.total} rollouts · ${this.rate().toFixed(1)}/s · reward ${mean.toFixed(3)} · errors ${this.errors}`;
+  }
+}
 
 export type ProgressMode = "live" | "lines" | "steps";
 

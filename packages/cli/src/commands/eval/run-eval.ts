@@ -3,19 +3,18 @@
  * package defaults (then 5 examples × 3 rollouts), connects to the model (through the command's
  * pool), evaluates with its entry on the progress board, and prints verifiers' summary or, with
  * --json, metadata.json's fields. Whether a run that stopped early or failed every rollout fails
- * the command is decided by the caller (run-outcome.ts).
+ * the command is decided by the caller (run-evaluations.ts).
  */
 import { type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
+import type { ModelPool } from "./connect-model.ts";
 import { openEnvServer } from "./env-server-runner.ts";
-import type { EvalProgress } from "./eval-progress.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
 import { formatSummary } from "./format-summary.ts";
 import type { Heartbeat } from "./heartbeat.ts";
-import type { ModelPool } from "./model-pool.ts";
-import type { ProgressBoard } from "./progress-board.ts";
+import type { EvalProgress, ProgressBoard } from "./progress-board.ts";
 
 const DEFAULT_EXAMPLES = 5;
 const SESSION_HEADER = "X-Session-ID";

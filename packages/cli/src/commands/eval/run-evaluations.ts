@@ -3,16 +3,20 @@
  * sweep cells). Several run side by side: up to EVALS_AT_ONCE at a time, their rollouts drawing on
  * one budget of slots, their progress on one board, their model connections shared. One that fails
  * is reported under its name and the others go on; a single evaluation's failure is the command's.
+ * An evaluation fails although it ran when it stopped early on an error every model call would
+ * repeat (a rejected key, an unknown model, a spent quota), or when not one rollout succeeded: one
+ * line with the server's or the first rollout's own message. A run that finished with only some
+ * rollouts failed is a result, not a failure.
  */
 import { type EvaluateResult, Slots } from "@vf-rl/core";
+import { UserError } from "@vf-rl/core/errors";
 import { reportError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
+import { ModelPool } from "./connect-model.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
 import { Heartbeat } from "./heartbeat.ts";
-import { ModelPool } from "./model-pool.ts";
 import { ProgressBoard, progressMode } from "./progress-board.ts";
 import { runEval } from "./run-eval.ts";
-import { runFailure } from "./run-outcome.ts";
 
 // Each running evaluation holds its environment (dataset, sandboxes) in memory; the rest wait.
 const EVALS_AT_ONCE = 4;
@@ -84,4 +88,29 @@ export async function runEvaluations(
     await heartbeat?.close();
   }
   return outcomes;
+}
+
+/** The evaluation ran, but it stopped early or every rollout failed. */
+export class EvalRunFailedError extends UserError {}
+
+/** The error to exit with for this run, or null when it succeeded (some failed rollouts included). */
+function runFailure(result: EvaluateResult): EvalRunFailedError | null {
+  const kept = result.runDir ? `, kept in ${result.runDir}` : "";
+  if (result.stoppedBy) {
+    const resume = result.runDir ? `: once that is fixed, continue it with -R ${result.runDir}` : "";
+    return new EvalRunFailedError(
+      `${result.stoppedBy.message}; the run stopped early with ${result.records.length} rollouts recorded${kept}${resume}`,
+      // The cause carries the setting at fault, for the flag hint.
+      { cause: result.stoppedBy },
+    );
+  }
+  const failed = result.records.filter((record) => record.error !== null);
+  if (result.cancelled || failed.length === 0 || failed.length < result.records.length) return null;
+  const counts = Object.entries(result.metadata.error_counts)
+    .map(([name, count]) => `${count} × ${name}`)
+    .join(", ");
+  const first = failed[0]!.error!;
+  return new EvalRunFailedError(
+    `every one of the ${failed.length} rollouts failed (${counts})${kept}; the first with ${first.error}: ${first.message}`,
+  );
 }

@@ -8,9 +8,9 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
+import { portFlag } from "../../flag-values.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
-import { portFlag } from "../eval/parse-flag-values.ts";
 
 interface ServeFlags {
   data: string;

@@ -4,9 +4,9 @@
  */
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
+import { integerFlag, portFlag } from "../../flag-values.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag, portFlag } from "../eval/parse-flag-values.ts";
 
 interface ServeFlags {
   model: string;

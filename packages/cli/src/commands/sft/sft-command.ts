@@ -4,8 +4,8 @@
  * does the work, loaded when it runs.
  */
 import type { Command } from "commander";
+import { integerFlag, jsonObjectFlag, numberFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag, jsonObjectFlag, numberFlag } from "../eval/parse-flag-values.ts";
 import type { SftFlags } from "./sft-action.ts";
 
 const repeatable = (value: string, previous: string[] = []): string[] => [...previous, value];

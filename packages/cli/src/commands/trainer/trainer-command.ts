@@ -6,10 +6,10 @@
  */
 import { BASE_MODEL_DIR } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
+import { integerFlag, portFlag } from "../../flag-values.ts";
 import { listenError } from "../../listen-error.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
-import { integerFlag, portFlag } from "../eval/parse-flag-values.ts";
 
 interface TrainerServeFlags {
   port: number;

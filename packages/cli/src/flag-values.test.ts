@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../cli-errors.ts";
-import { countOrAllFlag, integerFlag, numberFlag, portFlag } from "./parse-flag-values.ts";
+import { UsageError } from "./cli-errors.ts";
+import { countOrAllFlag, integerFlag, numberFlag, portFlag } from "./flag-values.ts";
 
 describe("flag values", () => {
   it("take whole numbers within their bounds", () => {

@@ -1,5 +1,5 @@
 /** Parsers for flag values, each failing with a usage error that names the flag. */
-import { UsageError } from "../../cli-errors.ts";
+import { UsageError } from "./cli-errors.ts";
 
 export function jsonObjectFlag(flag: string) {
   return (value: string): Record<string, unknown> => {
