@@ -138,4 +138,19 @@ describe("several evaluations", () => {
     );
     expect(words).not.toHaveProperty("name");
   });
+
+  it("share one connection to a model reached the same way: the built-in model starts once", async () => {
+    // Blocks that differ only in how they run (phase bounds, a name) reach the model the same way.
+    const path = join(project.dir, "shared-model.toml");
+    await writeFile(
+      path,
+      `num_examples = 1\nrollouts_per_example = 1\nmax_tokens = 2\n[[eval]]\nid = "items"\nmax_concurrent_generation = 1\n[[eval]]\nid = "words"\nmax_concurrent_scoring = 1\nname = "words-run"\n`,
+    );
+    const run = await runVf(["eval", path], { cwd: project.dir });
+    expect(run.stderr).not.toMatch(/^error:/m);
+    expect(run.code).toBe(0);
+    const urls = [...run.stderr.matchAll(/^evaluating .+? with \S+ \((http:[^)]+)\)/gm)].map((m) => m[1]);
+    expect(urls).toHaveLength(2);
+    expect(urls[1]).toBe(urls[0]);
+  });
 });

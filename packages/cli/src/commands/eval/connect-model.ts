@@ -86,26 +86,17 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
   };
 }
 
-// Settings of an evaluation that do not change how its model is reached; every other key of the
-// spec (model, endpoint, key variable, headers, client type, ...) tells connections apart.
-const NOT_CONNECTION: ReadonlySet<string> = new Set<keyof EvalSpec>([
-  "envId",
-  "label",
-  "name",
-  "envArgs",
-  "extraEnvKwargs",
-  "numExamples",
-  "rolloutsPerExample",
-  "sampling",
-  "maxConcurrent",
-  "timeoutSeconds",
-  "maxRetries",
-  "shuffle",
-  "shuffleSeed",
-  "independentScoring",
-  "interleaveScoring",
-  "stateColumns",
-]);
+// What connectModel reads: the keys of a spec that say how its model is reached. Evaluations
+// equal in these share a connection, whatever else (environment, sampling, run settings) differs.
+const CONNECTION_KEYS = [
+  "model",
+  "provider",
+  "baseUrl",
+  "apiKeyVar",
+  "type",
+  "endpointsPath",
+  "headers",
+] as const satisfies ReadonlyArray<keyof EvalSpec>;
 
 /** The model connections of one `vf eval` command, one per way of reaching a model. */
 export class ModelPool {
@@ -113,11 +104,7 @@ export class ModelPool {
 
   /** The connection for `spec`'s model, made on first use. */
   connect(spec: EvalSpec): Promise<ConnectedModel> {
-    const key = JSON.stringify(
-      Object.entries(spec)
-        .filter(([field]) => !NOT_CONNECTION.has(field))
-        .sort(([a], [b]) => a.localeCompare(b)),
-    );
+    const key = JSON.stringify(CONNECTION_KEYS.map((field) => spec[field] ?? null));
     let connection = this.connections.get(key);
     if (!connection) {
       connection = connectModel(spec);
