@@ -63,7 +63,7 @@ describe.each(ApiClientType.options)("%s client", (type) => {
     clientOptions: Partial<ModelClientOptions> = {},
   ): Promise<{ server: ScriptedServer; client: HttpModelClient }> {
     const server = await startScriptedServer(serverOptions);
-    // Short backoff keeps retry tests fast; the schedule itself is tested in retry-backoff.test.ts.
+    // Short backoff keeps retry tests fast; the schedule itself is tested in retrying-call.test.ts.
     const client = createModelClient({
       type,
       baseUrl: server.url,

@@ -33,7 +33,7 @@ async function setup(
   clientOptions: Partial<ModelClientOptions> = {},
 ): Promise<{ server: ScriptedServer; client: OpenAIModelClient }> {
   const server = await startScriptedServer(serverOptions);
-  // Short backoff keeps retry tests fast; the schedule itself is tested in retry-backoff.test.ts.
+  // Short backoff keeps retry tests fast; the schedule itself is tested in retrying-call.test.ts.
   const client = new OpenAIModelClient({
     baseUrl: server.url,
     apiKey: "EMPTY",

@@ -15,7 +15,6 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { describeMismatches, ResumeSettingsMismatchError, UserError } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
-import { type CompletedRollouts, completedRollouts } from "./completed-groups.ts";
 import { needsRerun } from "./needs-rerun.ts";
 import { readMetadata } from "./read-metadata.ts";
 import { type LoadedRow, readRecords } from "./read-records.ts";
@@ -197,4 +196,31 @@ async function runFolders(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
+}
+
+// Which rollouts of a run are already saved, so a resumed run does only the rest.
+
+/** Example id → the rollout indices saved for it. */
+export type CompletedRollouts = Map<number, Set<number>>;
+
+/** The saved (example_id, rollout_index) pairs of some records. */
+export function completedRollouts(records: readonly RolloutRecord[]): CompletedRollouts {
+  const completed: CompletedRollouts = new Map();
+  for (const record of records) {
+    const indices = completed.get(record.example_id);
+    if (indices) indices.add(record.rollout_index);
+    else completed.set(record.example_id, new Set([record.rollout_index]));
+  }
+  return completed;
+}
+
+/** Example ids whose group is whole: every rollout index 0..r-1 is saved. */
+export function completedGroups(records: readonly RolloutRecord[], rolloutsPerExample: number): Set<number> {
+  const groups = new Set<number>();
+  for (const [exampleId, indices] of completedRollouts(records)) {
+    let whole = true;
+    for (let i = 0; i < rolloutsPerExample && whole; i++) whole = indices.has(i);
+    if (whole) groups.add(exampleId);
+  }
+  return groups;
 }
