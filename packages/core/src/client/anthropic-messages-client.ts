@@ -6,21 +6,14 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { Agent } from "undici";
 import { anthropicPrompt, anthropicTools } from "./anthropic-input.ts";
 import { anthropicToModelResponse } from "./anthropic-output.ts";
+import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
-import {
-  connectionPool,
-  type ModelClientOptions,
-  type ResolvedClientOptions,
-  resolveClientOptions,
-} from "./model-client-options.ts";
+import type { ModelClientOptions } from "./model-client-options.ts";
 import { pooledFetch } from "./pooled-fetch.ts";
 import { preflight } from "./preflight.ts";
-import { retryingCall } from "./retrying-call.ts";
 import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampling-fields.ts";
-import { sdkRequestOptions } from "./sdk-request-options.ts";
 
 /** The `max_tokens` sent when none is given: Anthropic requires one (verifiers uses the same). */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
@@ -38,40 +31,31 @@ export class AnthropicMessagesClient implements ModelClient {
   readonly baseUrl: string;
   /** The messages URL, as named in error messages. */
   readonly messagesUrl: string;
-  private readonly options: ResolvedClientOptions;
-  private readonly agent: Agent;
+  private readonly endpoint: HttpEndpoint;
   private readonly sdk: Anthropic;
 
   constructor(options: ModelClientOptions) {
-    this.options = resolveClientOptions(options);
-    this.baseUrl = this.options.baseUrl.replace(/\/v1$/, "");
+    this.endpoint = new HttpEndpoint(options);
+    const resolved = this.endpoint.options;
+    this.baseUrl = resolved.baseUrl.replace(/\/v1$/, "");
     this.messagesUrl = `${this.baseUrl}/v1/messages`;
-    this.agent = connectionPool(this.options);
     // Every setting is given, so the SDK reads none of ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL or its
     // profile files: the key is the one the endpoint names.
     this.sdk = new Anthropic({
       baseURL: this.baseUrl,
-      apiKey: this.options.apiKey,
-      defaultHeaders: this.options.headers,
+      apiKey: resolved.apiKey,
+      defaultHeaders: resolved.headers,
       maxRetries: 0,
-      timeout: this.options.timeoutMs,
-      fetch: pooledFetch(this.agent),
+      timeout: resolved.timeoutMs,
+      fetch: pooledFetch(this.endpoint.agent),
     });
   }
 
   /** Sends one request; retries transient failures (429, 5xx, 529 overloaded), then throws the typed errors. */
   async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ModelResponse> {
     const body = requestBody(request);
-    const raw = await retryingCall(
-      (signal) => this.sdk.messages.create(body, sdkRequestOptions(signal, options.headers)),
-      {
-        url: this.messagesUrl,
-        model: request.model,
-        apiKeyVar: this.options.apiKeyVar,
-        timeoutMs: this.options.timeoutMs,
-        signal: options.signal,
-      },
-      this.options,
+    const raw = await this.endpoint.call(this.messagesUrl, request.model, options, (requestOptions) =>
+      this.sdk.messages.create(body, requestOptions),
     );
     return anthropicToModelResponse(raw, this.messagesUrl);
   }
@@ -80,13 +64,13 @@ export class AnthropicMessagesClient implements ModelClient {
   preflight(): Promise<void> {
     return preflight((signal) => this.sdk.models.list({}, { signal }), {
       baseUrl: this.baseUrl,
-      apiKeyVar: this.options.apiKeyVar,
+      apiKeyVar: this.endpoint.options.apiKeyVar,
     });
   }
 
   /** Closes the connection pool. Calls after this fail. */
-  async close(): Promise<void> {
-    await this.agent.close();
+  close(): Promise<void> {
+    return this.endpoint.close();
   }
 }
 

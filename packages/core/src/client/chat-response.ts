@@ -8,7 +8,7 @@ import { z } from "zod";
 import { EmptyModelResponseError, InvalidModelResponseError } from "../errors.ts";
 import type { AssistantMessage, ToolCall } from "../messages/message.ts";
 import type { ModelResponse, TurnTokens } from "./model-client.ts";
-import { checkedObject, finishReasonOf, invalidShape } from "./response-checks.ts";
+import { checkedObject, finishReasonOf, invalidShape, onlyChoice } from "./response-checks.ts";
 
 /** The fields of a chat completion that vf reads; others (vLLM's, providers') are ignored. */
 export const ChatCompletionBody = z.object({
@@ -54,18 +54,8 @@ export function toModelResponse(body: unknown, url: string): ModelResponse {
   const parsed = ChatCompletionBody.safeParse(checkedObject(body, url, "chat completion"));
   if (!parsed.success) throw invalidShape(url, parsed.error, "chat completion", CHAT_API);
   const completion = parsed.data;
-  const choices = completion.choices ?? [];
-  if (choices.length === 0) {
-    throw new EmptyModelResponseError(
-      `the model endpoint ${url} returned no choices: check the server's logs (the request may have been filtered or aborted)`,
-    );
-  }
-  if (choices.length > 1) {
-    throw new InvalidModelResponseError(
-      `the model endpoint ${url} returned ${choices.length} choices, expected 1: remove "n" from the sampling args`,
-    );
-  }
-  const choiceResult = ChatCompletionChoice.safeParse(choices[0]);
+  const only = onlyChoice(completion.choices ?? [], url, 'remove "n" from the sampling args');
+  const choiceResult = ChatCompletionChoice.safeParse(only);
   if (!choiceResult.success) throw invalidShape(url, choiceResult.error, "chat completion", CHAT_API);
   const choice = choiceResult.data;
 

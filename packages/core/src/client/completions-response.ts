@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { EmptyModelResponseError, InvalidModelResponseError } from "../errors.ts";
 import type { ModelResponse, TurnTokens } from "./model-client.ts";
-import { checkedObject, finishReasonOf, invalidShape } from "./response-checks.ts";
+import { checkedObject, finishReasonOf, invalidShape, onlyChoice } from "./response-checks.ts";
 
 /** The fields of a text completion that vf reads. */
 export const CompletionBody = z.object({
@@ -35,18 +35,7 @@ export function completionToModelResponse(body: unknown, url: string): ModelResp
   const parsed = CompletionBody.safeParse(checkedObject(body, url, "text completion"));
   if (!parsed.success) throw invalidShape(url, parsed.error, "text completion", "the OpenAI completions API");
   const completion = parsed.data;
-  const choices = completion.choices ?? [];
-  if (choices.length === 0) {
-    throw new EmptyModelResponseError(
-      `the model endpoint ${url} returned no choices: check the server's logs (the request may have been filtered or aborted)`,
-    );
-  }
-  if (choices.length > 1) {
-    throw new InvalidModelResponseError(
-      `the model endpoint ${url} returned ${choices.length} choices, expected 1: remove "n" and "best_of" from the sampling args`,
-    );
-  }
-  const choice = choices[0]!;
+  const choice = onlyChoice(completion.choices ?? [], url, 'remove "n" and "best_of" from the sampling args');
   const text = choice.text ?? "";
   if (text === "") {
     throw new EmptyModelResponseError(

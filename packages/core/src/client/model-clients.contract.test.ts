@@ -42,6 +42,14 @@ const TOKEN_LIMIT: Record<ApiClientType, string> = {
   anthropic_messages: "max_tokens",
 };
 
+/** Where each API's requests go under a base URL ending in /v1. */
+const REQUEST_PATH: Record<ApiClientType, string> = {
+  openai_chat_completions: "/chat/completions",
+  openai_completions: "/completions",
+  openai_responses: "/responses",
+  anthropic_messages: "/messages",
+};
+
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((resource) => resource.close()));
@@ -248,14 +256,15 @@ describe.each(ApiClientType.options)("%s client", (type) => {
     expect(await failureOf(client)).toBeInstanceOf(EmptyModelResponseError);
   });
 
-  it("fails fast with EndpointUnreachableError when nothing listens, in the call and the preflight", async () => {
+  it("fails fast with EndpointUnreachableError naming the URL when nothing listens, in the call and the preflight", async () => {
     const url = await closedPortUrl();
     const client = createModelClient({ type, baseUrl: url, apiKey: "EMPTY", retryDelaySeconds: 0.005 });
     opened.push(client);
     const started = Date.now();
-    await expect(client.chat({ model: "scripted", messages, sampling: {} })).rejects.toBeInstanceOf(
-      EndpointUnreachableError,
-    );
+    const error = await failureOf(client);
+    expect(error).toBeInstanceOf(EndpointUnreachableError);
+    expect((error as Error).message).toContain(`${url}${REQUEST_PATH[type]}`);
+    expect((error as Error).message).toContain("check that the server is running");
     // A hang (waiting on a connect timeout) would take far longer than this.
     expect(Date.now() - started).toBeLessThan(20_000);
     await expect(client.preflight()).rejects.toBeInstanceOf(EndpointUnreachableError);

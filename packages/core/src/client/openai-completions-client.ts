@@ -6,21 +6,14 @@
  */
 import type OpenAI from "openai";
 import type { CompletionCreateParamsNonStreaming } from "openai/resources/completions";
-import type { Agent } from "undici";
 import { UserError } from "../errors.ts";
 import { completionToModelResponse } from "./completions-response.ts";
+import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
-import {
-  connectionPool,
-  type ModelClientOptions,
-  type ResolvedClientOptions,
-  resolveClientOptions,
-} from "./model-client-options.ts";
+import type { ModelClientOptions } from "./model-client-options.ts";
 import { openAISdk } from "./openai-sdk.ts";
 import { preflight } from "./preflight.ts";
-import { retryingCall } from "./retrying-call.ts";
 import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampling-fields.ts";
-import { sdkRequestOptions } from "./sdk-request-options.ts";
 import { plainTextPrompt, type TextPromptRenderer } from "./text-prompt.ts";
 
 /** Options of `OpenAICompletionsClient`: the endpoint's, plus how prompts become text. */
@@ -41,18 +34,16 @@ export class OpenAICompletionsClient implements ModelClient {
   readonly baseUrl: string;
   /** The completions URL, as named in error messages. */
   readonly completionsUrl: string;
-  private readonly options: ResolvedClientOptions;
   private readonly renderPrompt: TextPromptRenderer;
-  private readonly agent: Agent;
+  private readonly endpoint: HttpEndpoint;
   private readonly sdk: OpenAI;
 
   constructor(options: OpenAICompletionsClientOptions) {
-    this.options = resolveClientOptions(options);
+    this.endpoint = new HttpEndpoint(options);
     this.renderPrompt = options.renderPrompt ?? plainTextPrompt;
-    this.baseUrl = this.options.baseUrl;
+    this.baseUrl = this.endpoint.options.baseUrl;
     this.completionsUrl = `${this.baseUrl}/completions`;
-    this.agent = connectionPool(this.options);
-    this.sdk = openAISdk(this.options, this.agent);
+    this.sdk = openAISdk(this.endpoint);
   }
 
   /** Renders the prompt, sends it; retries transient failures, then throws the typed errors of errors.ts. */
@@ -64,28 +55,20 @@ export class OpenAICompletionsClient implements ModelClient {
       );
     }
     const body = this.requestBody(request);
-    const raw = await retryingCall(
-      (signal) => this.sdk.completions.create(body, sdkRequestOptions(signal, options.headers)),
-      {
-        url: this.completionsUrl,
-        model: request.model,
-        apiKeyVar: this.options.apiKeyVar,
-        timeoutMs: this.options.timeoutMs,
-        signal: options.signal,
-      },
-      this.options,
+    const raw = await this.endpoint.call(this.completionsUrl, request.model, options, (requestOptions) =>
+      this.sdk.completions.create(body, requestOptions),
     );
     return completionToModelResponse(raw, this.completionsUrl);
   }
 
   /** GET /models once: see `ModelClient.preflight`. */
   preflight(): Promise<void> {
-    return preflight((signal) => this.sdk.models.list({ signal }), this.options);
+    return preflight((signal) => this.sdk.models.list({ signal }), this.endpoint.options);
   }
 
   /** Closes the connection pool. Calls after this fail. */
-  async close(): Promise<void> {
-    await this.agent.close();
+  close(): Promise<void> {
+    return this.endpoint.close();
   }
 
   /**

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   CancelledError,
@@ -42,14 +41,6 @@ async function setup(
   });
   opened.push(client, server);
   return { server, client };
-}
-
-async function closedPortUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return `http://127.0.0.1:${port}/v1`;
 }
 
 describe("OpenAIModelClient", () => {
@@ -145,20 +136,6 @@ describe("OpenAIModelClient", () => {
     expect(tokens.promptIds.length).toBe(response.usage.promptTokens);
   });
 
-  it("retries 429, 500 and a dropped connection, then succeeds", async () => {
-    const { client, server } = await setup({
-      reply: sequence([
-        { type: "error", status: 429, message: "Rate limit reached" },
-        { type: "error", status: 500, message: "Internal error" },
-        { type: "drop" },
-        "4",
-      ]),
-    });
-    const response = await client.chat({ model: "scripted", messages, sampling: {} });
-    expect(response.message.content).toBe("4");
-    expect(server.requests).toHaveLength(4);
-  });
-
   it("retries a connection dropped halfway through the body", async () => {
     const { client, server } = await setup({ reply: sequence([{ type: "drop", midBody: true }, "4"]) });
     const response = await client.chat({ model: "scripted", messages, sampling: {} });
@@ -205,19 +182,6 @@ describe("OpenAIModelClient", () => {
       EndpointUnreachableError,
     );
     expect(server.requests).toHaveLength(2);
-  });
-
-  it("fails fast with EndpointUnreachableError naming the URL when nothing listens", async () => {
-    const url = await closedPortUrl();
-    const client = new OpenAIModelClient({ baseUrl: url, apiKey: "EMPTY" });
-    opened.push(client);
-    const started = Date.now();
-    const error = await client.chat({ model: "m", messages, sampling: {} }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(EndpointUnreachableError);
-    expect((error as Error).message).toContain(`${url}/chat/completions`);
-    expect((error as Error).message).toContain("check that the server is running");
-    // A hang (waiting on a connect timeout) would take far longer than this.
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("throws InvalidModelResponseError naming the URL for a body that is not JSON", async () => {
@@ -322,19 +286,6 @@ describe("OpenAIModelClient", () => {
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toContain('model "llama"');
     expect((error as Error).message).toContain(server.url);
-  });
-
-  it("stops promptly with CancelledError when aborted during a call", async () => {
-    // The answer would take a minute: ending well before it shows the abort ended the call.
-    const { client } = await setup({ latencySeconds: 60 });
-    const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 50);
-    const error = await client
-      .chat({ model: "scripted", messages, sampling: {} }, { signal: controller.signal })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("stops promptly with CancelledError when aborted while waiting to retry", async () => {

@@ -5,21 +5,14 @@
  */
 import type OpenAI from "openai";
 import type { ResponseCreateParamsNonStreaming } from "openai/resources/responses/responses";
-import type { Agent } from "undici";
+import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
-import {
-  connectionPool,
-  type ModelClientOptions,
-  type ResolvedClientOptions,
-  resolveClientOptions,
-} from "./model-client-options.ts";
+import type { ModelClientOptions } from "./model-client-options.ts";
 import { openAISdk } from "./openai-sdk.ts";
 import { preflight } from "./preflight.ts";
 import { responsesInput, responsesTools } from "./responses-input.ts";
 import { responsesToModelResponse } from "./responses-output.ts";
-import { retryingCall } from "./retrying-call.ts";
 import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampling-fields.ts";
-import { sdkRequestOptions } from "./sdk-request-options.ts";
 
 /**
  * A model endpoint spoken to over the OpenAI Responses API.
@@ -33,43 +26,33 @@ export class OpenAIResponsesClient implements ModelClient {
   readonly baseUrl: string;
   /** The responses URL, as named in error messages. */
   readonly responsesUrl: string;
-  private readonly options: ResolvedClientOptions;
-  private readonly agent: Agent;
+  private readonly endpoint: HttpEndpoint;
   private readonly sdk: OpenAI;
 
   constructor(options: ModelClientOptions) {
-    this.options = resolveClientOptions(options);
-    this.baseUrl = this.options.baseUrl;
+    this.endpoint = new HttpEndpoint(options);
+    this.baseUrl = this.endpoint.options.baseUrl;
     this.responsesUrl = `${this.baseUrl}/responses`;
-    this.agent = connectionPool(this.options);
-    this.sdk = openAISdk(this.options, this.agent);
+    this.sdk = openAISdk(this.endpoint);
   }
 
   /** Sends one request; retries transient failures, then throws the typed errors of errors.ts. */
   async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ModelResponse> {
     const body = requestBody(request);
-    const raw = await retryingCall(
-      (signal) => this.sdk.responses.create(body, sdkRequestOptions(signal, options.headers)),
-      {
-        url: this.responsesUrl,
-        model: request.model,
-        apiKeyVar: this.options.apiKeyVar,
-        timeoutMs: this.options.timeoutMs,
-        signal: options.signal,
-      },
-      this.options,
+    const raw = await this.endpoint.call(this.responsesUrl, request.model, options, (requestOptions) =>
+      this.sdk.responses.create(body, requestOptions),
     );
     return responsesToModelResponse(raw, this.responsesUrl);
   }
 
   /** GET /models once: see `ModelClient.preflight`. */
   preflight(): Promise<void> {
-    return preflight((signal) => this.sdk.models.list({ signal }), this.options);
+    return preflight((signal) => this.sdk.models.list({ signal }), this.endpoint.options);
   }
 
   /** Closes the connection pool. Calls after this fail. */
-  async close(): Promise<void> {
-    await this.agent.close();
+  close(): Promise<void> {
+    return this.endpoint.close();
   }
 }
 

@@ -4,12 +4,12 @@
  * per-request options carrying the request's signal and headers.
  */
 import OpenAI from "openai";
-import type { Agent } from "undici";
-import type { ResolvedClientOptions } from "./model-client-options.ts";
+import type { HttpEndpoint } from "./http-endpoint.ts";
 import { pooledFetch } from "./pooled-fetch.ts";
 
-/** An SDK client over `agent`, with no retries of its own. */
-export function openAISdk(options: ResolvedClientOptions, agent: Agent): OpenAI {
+/** An SDK client over the endpoint's pool, with no retries of its own. */
+export function openAISdk(endpoint: HttpEndpoint): OpenAI {
+  const { options, agent } = endpoint;
   return new OpenAI({
     baseURL: options.baseUrl,
     apiKey: options.apiKey,

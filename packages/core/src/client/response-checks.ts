@@ -1,6 +1,6 @@
 /**
  * Checks every response reader shares: a body that is empty or not a JSON object, a body of the
- * wrong shape, and the finish reasons vf keeps. Each names the endpoint and what to check.
+ * wrong shape, the one choice of an OpenAI answer, and the finish reasons vf keeps. Each names the endpoint and what to check.
  */
 import type { z } from "zod";
 import { EmptyModelResponseError, InvalidModelResponseError } from "../errors.ts";
@@ -33,6 +33,24 @@ export function invalidShape(
   return new InvalidModelResponseError(
     `the model endpoint ${url} returned a malformed ${what} (${issue?.message ?? "bad shape"}${where}): check that the server speaks ${api}`,
   );
+}
+
+/**
+ * The one choice of an OpenAI answer; none, or several (`n` or `best_of` above 1, named in
+ * `severalHint`), is the typed error.
+ */
+export function onlyChoice<C>(choices: readonly C[], url: string, severalHint: string): C {
+  if (choices.length === 0) {
+    throw new EmptyModelResponseError(
+      `the model endpoint ${url} returned no choices: check the server's logs (the request may have been filtered or aborted)`,
+    );
+  }
+  if (choices.length > 1) {
+    throw new InvalidModelResponseError(
+      `the model endpoint ${url} returned ${choices.length} choices, expected 1: ${severalHint}`,
+    );
+  }
+  return choices[0]!;
 }
 
 const FINISH_REASONS = new Set<string>(["stop", "length", "tool_calls", "content_filter"]);
