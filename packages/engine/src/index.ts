@@ -35,7 +35,7 @@ export { LrSchedule, learningRateAt, warmupConstant, warmupCosine } from "./opti
 export { type PackedBatch, packSequences } from "./packed-batch.ts";
 export type { TensorKind, TensorSpec } from "./params.ts";
 export { initParameters, namedTensors, parameterCount, tensorSpecs } from "./params.ts";
-export { Rng } from "./rng.ts";
+export { Rng, type RngWords, splitmix32 } from "./rng.ts";
 export type { AddOptions, BatchSamplerOptions, TokenEvent } from "./sampling/batch-sampler.ts";
 export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";
 export type { Pick, TokenLogprob } from "./sampling/logits-processor.ts";

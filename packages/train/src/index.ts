@@ -71,5 +71,5 @@ export {
 } from "./rollouts/collect-batch.ts";
 export { mixSeed, PolicyClient, type PolicyClientOptions } from "./rollouts/policy-client.ts";
 export { type DrawnPrompt, PromptSource, PromptSourceState } from "./rollouts/prompt-source.ts";
-export { RngState, TrainRng } from "./rollouts/train-rng.ts";
+export { RngState, trainRng } from "./rollouts/train-rng.ts";
 export { RunLayout } from "./run-layout.ts";

@@ -23,19 +23,12 @@ import { ToolDefinition } from "../tools/tool.ts";
 import { isJsonObject, type JsonObject, withoutNulls } from "./json-object.ts";
 import { normalizeTools } from "./normalize-tools.ts";
 import { RECORD_FIELDS } from "./record-line.ts";
+import { RolloutTiming } from "./rollout-record.ts";
 
 /** Top-level numbers of older rows that are not metrics. */
 const LEGACY_FIELDS = new Set(["id", "generation_ms", "scoring_ms", "total_ms", "time_ms"]);
 
-const TIMING_FIELDS = [
-  "start_time",
-  "setup_ms",
-  "generation_ms",
-  "model_ms",
-  "env_ms",
-  "scoring_ms",
-  "total_ms",
-] as const;
+const TIMING_FIELDS = RolloutTiming.keyof().options;
 
 /** Fields of `RolloutRecord` that have a default or are optional: a null there means "not recorded". */
 const UNRECORDED_IF_NULL = [

@@ -8,7 +8,7 @@
  * await writer.writeMetadata({ ...meta, ...summary.aggregates, status: "complete" });
  */
 import { computePassAtK } from "./pass-at-k.ts";
-import type { RolloutRecord, RolloutTiming } from "./rollout-record.ts";
+import { type RolloutRecord, RolloutTiming } from "./rollout-record.ts";
 import type { RunMetadata } from "./run-metadata.ts";
 
 /** Rollouts per example (for pass@k and the r-lines) and the pass threshold. */
@@ -73,14 +73,7 @@ export interface RunSummary {
   timing: Record<TimingPhase, ValueRange> | null;
 }
 
-const TIMING_PHASES: TimingPhase[] = [
-  "setup_ms",
-  "generation_ms",
-  "model_ms",
-  "env_ms",
-  "scoring_ms",
-  "total_ms",
-];
+const TIMING_PHASES = RolloutTiming.keyof().exclude(["start_time"]).options;
 
 /**
  * Summarises the rows of a run. `usage` is the mean input and output tokens per rollout over the rows

@@ -125,15 +125,7 @@ export class EnvClient {
 
   /** Runs and scores a group of rollouts (v0 `run_group`); returns verifiers' RolloutOutput rows. */
   async runGroup(options: RunGroupOptions): Promise<Array<Record<string, unknown>>> {
-    const body = {
-      request_type: "run_group",
-      group_inputs: options.inputs,
-      client_config: options.clientConfig,
-      model: options.model,
-      sampling_args: options.samplingArgs ?? {},
-      max_retries: options.maxRetries ?? 0,
-      state_columns: options.stateColumns ?? null,
-    };
+    const body = { request_type: "run_group", group_inputs: options.inputs, ...v0RunFields(options) };
     const reply = await this.checked("v0", [pack(body)], { signal: options.signal });
     return reply.outputs as Array<Record<string, unknown>>;
   }
@@ -142,15 +134,7 @@ export class EnvClient {
   async runRollout(
     options: Omit<RunGroupOptions, "inputs"> & { input: Record<string, unknown> },
   ): Promise<Record<string, unknown>> {
-    const body = {
-      request_type: "run_rollout",
-      input: options.input,
-      client_config: options.clientConfig,
-      model: options.model,
-      sampling_args: options.samplingArgs ?? {},
-      max_retries: options.maxRetries ?? 0,
-      state_columns: options.stateColumns ?? null,
-    };
+    const body = { request_type: "run_rollout", input: options.input, ...v0RunFields(options) };
     const reply = await this.checked("v0", [pack(body)], { signal: options.signal });
     return reply.output as Record<string, unknown>;
   }
@@ -255,4 +239,15 @@ class HealthTimeout extends Error {}
 
 function enc(text: string): Uint8Array {
   return new TextEncoder().encode(text);
+}
+
+/** What v0's run_group and run_rollout requests both carry besides their inputs. */
+function v0RunFields(options: Omit<RunGroupOptions, "inputs">): Record<string, unknown> {
+  return {
+    client_config: options.clientConfig,
+    model: options.model,
+    sampling_args: options.samplingArgs ?? {},
+    max_retries: options.maxRetries ?? 0,
+    state_columns: options.stateColumns ?? null,
+  };
 }

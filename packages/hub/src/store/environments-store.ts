@@ -16,13 +16,8 @@ export interface EnvironmentRecord {
   updatedAt: string;
 }
 
-interface EnvRow {
-  id: number;
-  owner: string;
-  name: string;
-  visibility: Visibility;
-  description: string;
-  tags: string[];
+/** The table's row: the record's fields with the timestamps as the driver returns them. */
+interface EnvRow extends Omit<EnvironmentRecord, "createdAt" | "updatedAt"> {
   created_at: Date;
   updated_at: Date;
 }

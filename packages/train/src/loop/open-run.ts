@@ -25,6 +25,14 @@ export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<
   const rows_E: RolloutInput[][] = [];
   const notices: string[] = [];
   for (const [index, spec] of config.env.entries()) {
+    // Each environment's training rows, shuffled by the run's seed, one rollout per row.
+    const trainingRows = {
+      split: "train",
+      shuffle: true,
+      seed: config.seed,
+      rolloutsPerExample: 1,
+      ...(spec.num_examples !== undefined ? { numExamples: spec.num_examples } : {}),
+    } as const;
     if (spec.address !== undefined) {
       const server = new EnvClient(spec.address);
       const env = await ServedEnvironment.connect(server).catch((error: unknown) => {
@@ -32,13 +40,7 @@ export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<
         throw error;
       });
       env.addTeardown("close the env server connection", () => server.close());
-      const { inputs, warnings } = await env.inputs({
-        split: "train",
-        shuffle: true,
-        seed: config.seed,
-        rolloutsPerExample: 1,
-        ...(spec.num_examples !== undefined ? { numExamples: spec.num_examples } : {}),
-      });
+      const { inputs, warnings } = await env.inputs(trainingRows);
       if (inputs.length === 0) throw new UserError(`the env server at ${spec.address} has no training rows`);
       notices.push(...warnings.map((w) => `${spec.id}: ${w}`));
       envs_E.push({ id: spec.id, env, server });
@@ -53,13 +55,7 @@ export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<
         key,
       );
     });
-    const { inputs, warnings } = await env.inputs({
-      split: "train",
-      shuffle: true,
-      seed: config.seed,
-      rolloutsPerExample: 1,
-      ...(spec.num_examples !== undefined ? { numExamples: spec.num_examples } : {}),
-    });
+    const { inputs, warnings } = await env.inputs(trainingRows);
     if (inputs.length === 0) {
       throw new UserError(`environment "${id}" has no training rows: check its [env.args] and num_examples`);
     }

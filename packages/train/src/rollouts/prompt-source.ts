@@ -6,9 +6,10 @@
  * draws the same prompts as an unbroken one.
  */
 import { type RolloutInput, seededShuffle } from "@vf-rl/core";
+import { Rng } from "@vf-rl/engine";
 import { z } from "zod";
 import { mixSeed } from "./policy-client.ts";
-import { RngState, TrainRng } from "./train-rng.ts";
+import { RngState, trainRng } from "./train-rng.ts";
 
 /** Where the source stands: the generator, and each environment's epoch and position. */
 export const PromptSourceState = z.object({
@@ -27,7 +28,7 @@ export interface DrawnPrompt {
 
 /** Draws prompts from several environments' rows; see the file comment. */
 export class PromptSource {
-  private readonly rng: TrainRng;
+  private readonly rng: Rng;
   private readonly cursors: { epoch: number; position: number }[];
   private readonly orders = new Map<number, { epoch: number; order: number[] }>();
   private readonly total: number;
@@ -48,10 +49,10 @@ export class PromptSource {
           `the saved data order covers ${state.cursors.length} environments but the config has ${rows_E.length}`,
         );
       }
-      this.rng = TrainRng.fromState(state.rng);
+      this.rng = Rng.fromState(state.rng);
       this.cursors = state.cursors.map((c) => ({ ...c }));
     } else {
-      this.rng = TrainRng.fromSeed(mixSeed(seed, 0x5eed));
+      this.rng = trainRng(mixSeed(seed, 0x5eed));
       this.cursors = rows_E.map(() => ({ epoch: 0, position: 0 }));
     }
   }
