@@ -57,8 +57,12 @@ export class WasmHeap {
   private readonly exports: Record<string, unknown>;
   private readonly gemmFn: (...args: number[]) => void;
   private readonly gemmNTFn: (...args: number[]) => void;
-  /** The whole memory as floats; a new view after `reserve` grows it (the old one is detached). */
+  /**
+   * The whole memory as floats, and as ints (both 4 bytes); new views after `reserve` grows it
+   * (the old ones are detached).
+   */
   floats: Float32Array;
+  ints: Int32Array;
 
   constructor(options: WasmHeapOptions = {}) {
     const module = moduleOf(options.kernels ?? []);
@@ -67,6 +71,7 @@ export class WasmHeap {
     this.gemmFn = this.exports.gemm as (...args: number[]) => void;
     this.gemmNTFn = this.exports.gemmNT as (...args: number[]) => void;
     this.floats = new Float32Array(this.memory.buffer);
+    this.ints = new Int32Array(this.memory.buffer);
   }
 
   /** The assembled kernel `name` (one of `options.kernels`); it takes byte addresses. */
@@ -81,6 +86,7 @@ export class WasmHeap {
     if (floats <= this.floats.length) return;
     this.memory.grow(Math.ceil((floats - this.floats.length) / PAGE_FLOATS));
     this.floats = new Float32Array(this.memory.buffer);
+    this.ints = new Int32Array(this.memory.buffer);
   }
 
   /**

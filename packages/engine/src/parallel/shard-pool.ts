@@ -1,22 +1,15 @@
 /**
  * Worker threads for training: each runs one shard of a batch on the shared parameters and writes
  * its gradient into its own shared buffer; the main thread adds those buffers in worker order, so a
- * run is bit-for-bit repeatable for a given thread count.
- *
- * Built, the engine's workers import shard-worker.js. Run from TypeScript source (inside vf's
- * repository), each worker first registers tsx's loader (on Node 20 a worker does not inherit the
- * loader of the thread that started it), then imports shard-worker.ts; that works the same under
- * `tsx`, vitest and plain node.
+ * run is bit-for-bit repeatable for a given thread count. Each runs shard-worker.ts (start-worker.ts
+ * starts it from the built JavaScript or from source).
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { ModelConfig } from "../config.ts";
 import { EngineError } from "../errors.ts";
 import type { BatchItem, Loss } from "../trainer/protocol.ts";
 import type { ShardResult } from "../trainer/run-shard.ts";
+import { startWorker } from "./start-worker.ts";
 
 /** What a worker is started with. */
 export interface ShardWorkerData {
@@ -77,8 +70,6 @@ export class ShardPool {
         "worker threads need the parameters on shared memory: allocate them with allocFloats(..., true)",
       );
     }
-    const fromSource = import.meta.url.endsWith(".ts");
-    const url = new URL(fromSource ? "./shard-worker.ts" : "./shard-worker.js", import.meta.url);
     const grads: Float32Array[] = [];
     const workers = await Promise.all(
       Array.from({ length: count }, () => {
@@ -89,9 +80,7 @@ export class ShardPool {
           params: params.buffer as SharedArrayBuffer,
           grads: g.buffer as SharedArrayBuffer,
         };
-        const worker = fromSource
-          ? new Worker(bootstrap(url), { eval: true, workerData: data, execArgv: [] })
-          : new Worker(url, { workerData: data, execArgv: [] });
+        const worker = startWorker("shard-worker", data);
         return new Promise<Worker>((resolve, reject) => {
           const fail = (error: Error): void => {
             reject(
@@ -178,19 +167,4 @@ export class ShardPool {
     for (const { reject } of this.pending.values()) reject(error);
     this.pending.clear();
   }
-}
-
-/** Worker code (CommonJS, as `eval` workers run) that registers the TypeScript loader, then imports `entry`. */
-function bootstrap(entry: URL): string {
-  return `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
-}
-
-/** URL of tsx's ESM `register` API, found through its package exports (its CommonJS build fails in workers). */
-function tsxApiUrl(): string {
-  const manifest = createRequire(import.meta.url).resolve("tsx/package.json");
-  const exports = JSON.parse(readFileSync(manifest, "utf8")).exports as Record<
-    string,
-    { import: { default: string } }
-  >;
-  return pathToFileURL(join(dirname(manifest), exports["./esm/api"]!.import.default)).href;
 }

@@ -130,6 +130,16 @@ describe("the WebAssembly cached forward pass", () => {
     }
   });
 
+  it("steps more sequences than one pass holds, in several passes", () => {
+    const m = model();
+    const plain = new CachedForward(m);
+    const fast = new WasmCachedForward(m);
+    const tokens = Array.from({ length: 300 }, (_, s) => [256, s % 256]); // 300 > 256 outputs per pass
+    expect(fast.step(tokens.map(() => fast.openCache(2)), tokens)).toEqual(
+      plain.step(tokens.map(() => plain.openCache(2)), tokens),
+    );
+  });
+
   it("reads the weights anew when it starts from idle, never in the middle of a sequence", () => {
     const m = model();
     const fast = new WasmCachedForward(m);

@@ -51,6 +51,9 @@ export function checkStep(
   V: number,
 ): number {
   let N = 0;
+  if (new Set(caches).size < caches.length) {
+    throw new EngineError("a cache appears twice in one step: step each sequence once");
+  }
   for (let s = 0; s < caches.length; s++) {
     const tokens = newTokens[s]!;
     const cache = caches[s]!;
