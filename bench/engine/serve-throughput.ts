@@ -4,7 +4,7 @@
  * HTTP, first one at a time (one stream), then 64 at once. Each request generates exactly
  * `--tokens` tokens (ignore_eos), so the figures do not depend on what the model says. Not a test.
  *
- *   npx tsx bench/engine/serve-throughput.ts [--model DIR] [--tokens 128] [--concurrency 64]
+ *   npx tsx bench/engine/serve-throughput.ts [--model DIR] [--tokens 128] [--concurrency 64] [--threads 1]
  */
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
@@ -16,12 +16,14 @@ const { values } = parseArgs({
     model: { type: "string", default: BASE_MODEL_DIR },
     tokens: { type: "string", default: "128" },
     concurrency: { type: "string", default: "64" },
+    threads: { type: "string", default: "1" },
   },
 });
 const maxTokens = Number(values.tokens);
 const concurrency = Number(values.concurrency);
 
-const server = spawn(process.execPath, [VF_BIN, "serve", "--model", values.model, "--port", "0"], {
+const serveArgs = ["serve", "--model", values.model, "--port", "0", "--threads", values.threads];
+const server = spawn(process.execPath, [VF_BIN, ...serveArgs], {
   stdio: ["ignore", "pipe", "inherit"],
 });
 let printed = "";
@@ -68,7 +70,7 @@ try {
   const single = Math.max(await measure(1, 10), await measure(1, 10));
   const many = Math.max(await measure(concurrency, 2), await measure(concurrency, 2));
   console.log(
-    `vf serve --model ${values.model}: ${maxTokens} new tokens per request, client in another process`,
+    `vf serve --model ${values.model} --threads ${values.threads}: ${maxTokens} new tokens per request, client in another process`,
   );
   console.log(`1 stream        ${single.toFixed(0)} tokens/s (best of 2 runs of 10 requests)`);
   console.log(

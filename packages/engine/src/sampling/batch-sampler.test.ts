@@ -135,8 +135,16 @@ describe("the WebAssembly cached forward pass", () => {
     const plain = new CachedForward(m);
     const fast = new WasmCachedForward(m);
     const tokens = Array.from({ length: 300 }, (_, s) => [256, s % 256]); // 300 > 256 outputs per pass
-    expect(fast.step(tokens.map(() => fast.openCache(2)), tokens)).toEqual(
-      plain.step(tokens.map(() => plain.openCache(2)), tokens),
+    expect(
+      fast.step(
+        tokens.map(() => fast.openCache(2)),
+        tokens,
+      ),
+    ).toEqual(
+      plain.step(
+        tokens.map(() => plain.openCache(2)),
+        tokens,
+      ),
     );
   });
 

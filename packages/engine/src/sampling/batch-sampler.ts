@@ -7,6 +7,7 @@
  * A sequence's tokens depend only on its prompt, its params and its seed, never on which other
  * sequences share its steps: every kernel works row by row and each sequence has its own generator.
  */
+import type { ModelConfig } from "../config.ts";
 import { SamplingError, SequenceTooLongError } from "../errors.ts";
 import type { Transformer } from "../model.ts";
 import { Rng } from "../rng.ts";
@@ -97,16 +98,7 @@ export class BatchSampler {
   /** Queues a prompt; it is prefilled at the next step with room for it. Returns the sequence id. */
   add(prompt: readonly number[], params: SamplingParams, options: AddOptions = {}): number {
     const { maxSeqLen, vocabSize } = this.model.config;
-    if (prompt.length === 0)
-      throw new SamplingError("the prompt is empty: give at least one token (e.g. <|bos|>)");
-    if (prompt.length > maxSeqLen) throw new SequenceTooLongError(prompt.length, maxSeqLen);
-    for (const token of [...prompt, ...params.stopTokenIds]) {
-      if (!Number.isInteger(token) || token < 0 || token >= vocabSize) {
-        throw new SamplingError(
-          `token id ${token} is outside the vocabulary of ${vocabSize}: use this model's tokenizer`,
-        );
-      }
-    }
+    checkPrompt(this.model.config, prompt, params);
     // k new tokens need positions up to prompt + k - 2: the last sampled token is never run
     const maxNew = Math.min(params.maxTokens, maxSeqLen - prompt.length + 1);
     const seen = new Uint8Array(vocabSize);
@@ -261,6 +253,24 @@ export class BatchSampler {
       finishReason: reason,
       stopReason,
     });
+  }
+}
+
+/**
+ * Throws SamplingError or SequenceTooLongError when a prompt cannot be sampled from with this model:
+ * empty, longer than the context, or with token ids (its own or its stop tokens) outside the vocabulary.
+ */
+export function checkPrompt(config: ModelConfig, prompt: readonly number[], params: SamplingParams): void {
+  const { maxSeqLen, vocabSize } = config;
+  if (prompt.length === 0)
+    throw new SamplingError("the prompt is empty: give at least one token (e.g. <|bos|>)");
+  if (prompt.length > maxSeqLen) throw new SequenceTooLongError(prompt.length, maxSeqLen);
+  for (const token of [...prompt, ...params.stopTokenIds]) {
+    if (!Number.isInteger(token) || token < 0 || token >= vocabSize) {
+      throw new SamplingError(
+        `token id ${token} is outside the vocabulary of ${vocabSize}: use this model's tokenizer`,
+      );
+    }
   }
 }
 

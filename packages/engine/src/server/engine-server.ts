@@ -23,8 +23,8 @@ export type EngineServerOptions = (
     }
   | {
       /**
-       * A model in memory, e.g. a trainer's (`LocalTrainer.model`). Its parameters are read at every
-       * step: change them between requests, or through /update_weights.
+       * A model in memory, e.g. a trainer's (`LocalTrainer.model`). Its parameters are read when
+       * sampling starts from idle: change them between requests, or through /update_weights.
        */
       model: Transformer;
     }
@@ -35,8 +35,10 @@ export type EngineServerOptions = (
   host?: string;
   /** The name clients give as `model` (default "vf-builtin"); other names get 404. */
   modelName?: string;
-  /** Most sequences stepped together (default 64); more wait in arrival order. */
+  /** Most sequences stepped together (default 64, per thread); more wait in arrival order. */
   maxBatch?: number;
+  /** Threads that sample (default 1); each of n − 1 worker threads steps a batch of its own. */
+  threads?: number;
   /** Largest request body in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** Logprob returned per token: of the processed distribution (default, what RL needs) or the raw softmax. */
@@ -65,6 +67,7 @@ const DEFAULTS = {
   host: "127.0.0.1",
   modelName: BUILTIN_MODEL_NAME,
   maxBatch: 64,
+  threads: 1,
   maxBodyBytes: 4 * 1024 * 1024,
   logprobsMode: "processed" as const,
 };
@@ -84,6 +87,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     host: options.host ?? DEFAULTS.host,
     modelName: options.modelName ?? DEFAULTS.modelName,
     maxBatch: options.maxBatch ?? DEFAULTS.maxBatch,
+    threads: options.threads ?? DEFAULTS.threads,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     logprobsMode: options.logprobsMode ?? DEFAULTS.logprobsMode,
   };
@@ -97,7 +101,10 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   } else {
     model = options.model;
   }
-  const scheduler = new GenerationScheduler(model, { maxBatch: settings.maxBatch });
+  const scheduler = new GenerationScheduler(model, {
+    maxBatch: settings.maxBatch,
+    threads: settings.threads,
+  });
   const ctx: RouteContext = {
     scheduler,
     config: model.config,

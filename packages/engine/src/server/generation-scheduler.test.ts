@@ -72,4 +72,41 @@ describe("the generation scheduler", () => {
     await expect(run).rejects.toThrow("closing");
     await expect(scheduler.generate({ prompt, params, stream: 0 })).rejects.toThrow("closing");
   });
+
+  it("with two threads, runs sequences on a worker thread too, each getting what it gets alone", async () => {
+    const model = randomModel();
+    const scheduler = new GenerationScheduler(model, { threads: 2 });
+    const alone = new GenerationScheduler(model);
+    const request = (seed: number) => ({
+      prompt: [...prompt.slice(0, -1), 97 + (seed % 26), ...prompt.slice(-1)],
+      params: { ...params, seed },
+      stream: 0,
+    });
+    try {
+      // waves of concurrent sequences: the first starts the worker, later ones share it once ready
+      const deadline = Date.now() + 60_000;
+      for (let wave = 0; scheduler.started.workers === 0 && Date.now() < deadline; wave++) {
+        const seeds = Array.from({ length: 6 }, (_, i) => wave * 6 + i);
+        const together = await Promise.all(seeds.map((seed) => scheduler.generate(request(seed))));
+        for (const [i, seed] of seeds.entries()) {
+          expect(together[i]!.sequence).toEqual((await alone.generate(request(seed))).sequence);
+        }
+      }
+      expect(scheduler.started.workers).toBeGreaterThan(0);
+      expect(scheduler.active).toBe(0);
+      // new weights reach the worker's lane too
+      const next = randomModel(77);
+      await scheduler.updateWeights(async () => Float32Array.from(next.params));
+      const nextAlone = new GenerationScheduler(next);
+      const before = scheduler.started.workers;
+      const seeds = [100, 101, 102, 103];
+      const after = await Promise.all(seeds.map((seed) => scheduler.generate(request(seed))));
+      expect(scheduler.started.workers).toBeGreaterThan(before);
+      for (const [i, seed] of seeds.entries()) {
+        expect(after[i]!.sequence).toEqual((await nextAlone.generate(request(seed))).sequence);
+      }
+    } finally {
+      scheduler.close();
+    }
+  });
 });

@@ -1,7 +1,10 @@
 /**
- * Continuous batching for the server: every request's sequences join one BatchSampler, and a loop
- * steps it while any sequence runs, yielding to the event loop between steps so that requests that
- * arrive meanwhile join at the next step. Throughput therefore grows with concurrency.
+ * Continuous batching for the server: every request's sequences join a lane (generation-lane.ts),
+ * a BatchSampler stepped while any of its sequences runs, yielding to the event loop between steps
+ * so that requests that arrive meanwhile join at the next step. Throughput therefore grows with
+ * concurrency. With `threads: n`, n − 1 more lanes run on worker threads (worker-lane.ts): a new
+ * sequence goes to the lane already running its prompt (so the prompt is prefilled once), else to
+ * the least busy one; each lane steps on its own core and none waits for another.
  *
  * Weight updates drain: sequences already started finish on the old weights, sequences that arrive
  * after the update was asked for wait, and once nothing runs the weights are swapped and the waiting
@@ -9,9 +12,11 @@
  */
 import { EngineError } from "../errors.ts";
 import type { Transformer } from "../model.ts";
-import { BatchSampler, type TokenEvent } from "../sampling/batch-sampler.ts";
+import { checkPrompt, type TokenEvent } from "../sampling/batch-sampler.ts";
 import type { TokenLogprob } from "../sampling/logits-processor.ts";
 import type { SampledSequence, SamplingParams } from "../trainer/protocol.ts";
+import { type GenerationLane, type LaneEvent, type LaneListener, LocalLane } from "./generation-lane.ts";
+import { WorkerLane } from "./worker-lane.ts";
 
 /** One sequence to generate. */
 export interface GenerateRequest {
@@ -42,35 +47,54 @@ interface Job {
   resolve: (generated: Generated) => void;
   reject: (error: Error) => void;
   detach: () => void;
+  lane: GenerationLane | null; // null while held by a weight update
 }
 
 /** Options of a GenerationScheduler. */
 export interface GenerationSchedulerOptions {
-  /** Most sequences stepped together (default 64); more wait in arrival order. */
+  /** Most sequences stepped together per lane (default 64); more wait in arrival order. */
   maxBatch?: number;
+  /**
+   * Threads that sample (default 1). With n > 1, n − 1 worker threads each step a lane of
+   * sequences of their own, started when sequences first run at once; float32 models only.
+   */
+  threads?: number;
 }
 
 /** Runs generation requests over one model, batched together. */
 export class GenerationScheduler {
-  private readonly sampler: BatchSampler;
+  private readonly local: LocalLane;
+  private readonly workers: WorkerLane[] = [];
+  private readonly maxBatch: number;
+  private readonly threads: number;
   private readonly jobs = new Map<number, Job>();
   private readonly held: Job[] = []; // arrived during a weight update
+  private readonly promptLanes = new Map<string, { lane: GenerationLane; count: number }>();
+  private readonly promptKeys = new Map<number, string>(); // job id → its prompt's key
+  private nextId = 0;
   private updates: Promise<unknown> = Promise.resolve();
   private draining = false;
   private idleWaiters: Array<() => void> = [];
-  private scheduled = false;
   private closed = false;
+  /** Sequences started so far on this thread's lane and on the worker threads' lanes. */
+  readonly started = { main: 0, workers: 0 };
+  private readonly listener: LaneListener = {
+    events: (events) => this.deliver(events),
+    failed: (error, ids) => this.fail(error, ids),
+  };
 
   constructor(
     readonly model: Transformer,
     options: GenerationSchedulerOptions = {},
   ) {
-    this.sampler = new BatchSampler(model, { maxRunning: options.maxBatch ?? 64 });
+    this.maxBatch = options.maxBatch ?? 64;
+    this.threads = model.dtype === "f32" ? (options.threads ?? 1) : 1;
+    this.local = new LocalLane(model, this.maxBatch, this.listener);
   }
 
   /** Sequences running or waiting (including those held by a weight update). */
   get active(): number {
-    return this.sampler.active + this.held.length;
+    return this.lanesActive() + this.held.length;
   }
 
   /** Generates one sequence. Throws at once (SamplingError, SequenceTooLongError) for a bad prompt. */
@@ -78,7 +102,7 @@ export class GenerationScheduler {
     if (this.closed) return Promise.reject(new GenerationCancelledError("the server is closing"));
     if (request.signal?.aborted) return Promise.reject(new GenerationCancelledError("cancelled"));
     return new Promise<Generated>((resolve, reject) => {
-      const job: Job = { request, top: [], resolve, reject, detach: () => undefined };
+      const job: Job = { request, top: [], resolve, reject, detach: () => undefined, lane: null };
       if (this.draining) {
         this.held.push(job);
         this.listen(job, -1);
@@ -122,12 +146,13 @@ export class GenerationScheduler {
     return update;
   }
 
-  /** Cancels every sequence (their promises reject) and refuses new ones. */
+  /** Cancels every sequence (their promises reject), stops the worker thread and refuses new work. */
   close(): void {
     this.closed = true;
     const error = new GenerationCancelledError("the server is closing");
-    for (const [id, job] of this.jobs) {
-      this.sampler.cancel(id);
+    this.local.close();
+    for (const worker of this.workers) worker.close();
+    for (const job of this.jobs.values()) {
       job.detach();
       job.reject(error);
     }
@@ -141,21 +166,44 @@ export class GenerationScheduler {
 
   private admit(job: Job): void {
     const { prompt, params, stream, topLogprobs } = job.request;
-    const id = this.sampler.add(prompt, params, { stream, topLogprobs: topLogprobs ?? 0 });
+    checkPrompt(this.model.config, prompt, params);
+    const id = this.nextId++;
+    const key = prompt.join(",");
+    const lane = this.laneFor(key);
+    job.lane = lane;
     this.jobs.set(id, job);
+    this.promptKeys.set(id, key);
+    const shared = this.promptLanes.get(key);
+    if (shared === undefined) this.promptLanes.set(key, { lane, count: 1 });
+    else shared.count += 1;
+    lane.add({ id, prompt, params, stream, topLogprobs: topLogprobs ?? 0 });
+    if (lane === this.local) this.started.main += 1;
+    else this.started.workers += 1;
     this.listen(job, id);
-    this.kick();
   }
 
-  /** Rejects the job when its signal aborts, wherever it is (held, or in the sampler as `id`). */
+  /** The lane already running this prompt, else the least busy one (starting the workers when needed). */
+  private laneFor(key: string): GenerationLane {
+    const shared = this.promptLanes.get(key);
+    if (shared !== undefined) return shared.lane;
+    if (this.workers.length === 0 && this.threads > 1 && this.local.active > 0) {
+      for (let i = 1; i < this.threads; i++)
+        this.workers.push(new WorkerLane(this.model, this.maxBatch, this.listener));
+    }
+    let best: GenerationLane = this.local;
+    for (const worker of this.workers) if (worker.ready && worker.active < best.active) best = worker;
+    return best;
+  }
+
+  /** Rejects the job when its signal aborts, wherever it is (held, or in a lane as `id`). */
   private listen(job: Job, id: number): void {
     const signal = job.request.signal;
     if (!signal) return;
     const onAbort = (): void => {
       if (id >= 0) {
-        this.sampler.cancel(id);
-        this.jobs.delete(id);
-        if (this.sampler.active === 0) this.notifyIdle();
+        job.lane?.cancel(id);
+        this.forget(id);
+        if (this.lanesActive() === 0) this.notifyIdle();
       } else {
         const at = this.held.indexOf(job);
         if (at >= 0) this.held.splice(at, 1);
@@ -166,55 +214,57 @@ export class GenerationScheduler {
     job.detach = () => signal.removeEventListener("abort", onAbort);
   }
 
-  private kick(): void {
-    if (this.scheduled || this.sampler.active === 0) return;
-    this.scheduled = true;
-    // setImmediate runs after pending I/O: requests that arrived during a step join the next one
-    setImmediate(() => this.loop());
-  }
-
-  private loop(): void {
-    this.scheduled = false;
-    if (this.sampler.active === 0) return;
-    let events: TokenEvent[];
-    try {
-      events = this.sampler.step();
-    } catch (error) {
-      // a fault of ours: fail what was running rather than leave its clients waiting forever
-      for (const [id, job] of this.jobs) {
-        this.sampler.cancel(id);
-        job.detach();
-        job.reject(error as Error);
-      }
-      this.jobs.clear();
-      this.notifyIdle();
-      return;
-    }
-    for (const event of events) {
+  /** A lane's step: each token to its job, and each finished sequence's promise resolved. */
+  private deliver(events: LaneEvent[]): void {
+    for (const { sequence, ...event } of events) {
       const job = this.jobs.get(event.id);
       if (!job) continue;
       if (job.request.topLogprobs) job.top.push(event.top);
       try {
         job.request.onToken?.(event);
       } catch (error) {
-        this.sampler.cancel(event.id);
-        this.jobs.delete(event.id);
+        job.lane?.cancel(event.id);
+        this.forget(event.id);
         job.detach();
         job.reject(error as Error);
         continue;
       }
-      if (event.finish !== null) {
-        this.jobs.delete(event.id);
+      if (sequence !== null) {
+        this.forget(event.id);
         job.detach();
-        job.resolve({ sequence: this.sampler.take(event.id)!, top: job.top });
+        job.resolve({ sequence, top: job.top });
       }
     }
-    if (this.sampler.active === 0) this.notifyIdle();
-    this.kick();
+    if (this.lanesActive() === 0) this.notifyIdle();
+  }
+
+  /** A lane's step failed (a fault of ours): its sequences fail rather than leave clients waiting. */
+  private fail(error: Error, ids: number[]): void {
+    for (const id of ids) {
+      const job = this.jobs.get(id);
+      if (!job) continue;
+      this.forget(id);
+      job.detach();
+      job.reject(error);
+    }
+    if (this.lanesActive() === 0) this.notifyIdle();
+  }
+
+  private forget(id: number): void {
+    this.jobs.delete(id);
+    const key = this.promptKeys.get(id);
+    this.promptKeys.delete(id);
+    if (key === undefined) return;
+    const shared = this.promptLanes.get(key);
+    if (shared !== undefined && --shared.count === 0) this.promptLanes.delete(key);
+  }
+
+  private lanesActive(): number {
+    return this.workers.reduce((sum, worker) => sum + worker.active, this.local.active);
   }
 
   private idle(): Promise<void> {
-    if (this.sampler.active === 0) return Promise.resolve();
+    if (this.lanesActive() === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 

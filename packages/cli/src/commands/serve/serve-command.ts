@@ -14,6 +14,7 @@ interface ServeFlags {
   host: string;
   name: string;
   maxBatch: number;
+  threads: number;
 }
 
 export function registerServe(program: Command, io: Output): void {
@@ -25,6 +26,12 @@ export function registerServe(program: Command, io: Output): void {
     .option("--host <host>", "interface to listen on (0.0.0.0 for every one)", "127.0.0.1")
     .option("--name <name>", "the model name clients send", BUILTIN_MODEL_NAME)
     .option("--max-batch <n>", "most sequences sampled together", integerFlag("--max-batch", 1), 64)
+    .option(
+      "--threads <n>",
+      "threads that sample (each more one steps a batch of its own)",
+      integerFlag("--threads", 1),
+      1,
+    )
     .addHelpText(
       "after",
       `
@@ -47,6 +54,7 @@ Examples:
         host: flags.host,
         modelName: flags.name,
         maxBatch: flags.maxBatch,
+        threads: flags.threads,
         log: (line) => io.err(line),
       });
       const { config } = server;
