@@ -63,6 +63,7 @@ export const op = {
   end: [0x0b],
   br: (depth: number): number[] => [0x0c, ...uleb(depth)],
   brIf: (depth: number): number[] => [0x0d, ...uleb(depth)],
+  return: [0x0f],
   /** Of two values, the first if the i32 on top is not zero, else the second. */
   select: [0x1b],
   // locals

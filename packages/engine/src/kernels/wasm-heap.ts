@@ -74,11 +74,11 @@ export class WasmHeap {
     this.ints = new Int32Array(this.memory.buffer);
   }
 
-  /** The assembled kernel `name` (one of `options.kernels`); it takes byte addresses. */
-  kernel(name: string): (...args: number[]) => void {
+  /** The assembled kernel `name` (one of `options.kernels`), typed as `F`; it takes byte addresses. */
+  kernel<F extends (...args: number[]) => unknown = (...args: number[]) => void>(name: string): F {
     const fn = this.exports[name];
     if (typeof fn !== "function") throw new EngineError(`no kernel named ${name} in this heap`);
-    return fn as (...args: number[]) => void;
+    return fn as F;
   }
 
   /** Grows the memory to hold at least `floats` floats (views taken before then are detached). */

@@ -11,6 +11,8 @@
  * trainer's log-softmax bit for bit, so on-policy samples show a mismatch KL of exactly 0.
  */
 import type { Floats } from "../floats.ts";
+import { drawFunction, sumExpFunction } from "../kernels/logits-wasm.ts";
+import { WasmHeap } from "../kernels/wasm-heap.ts";
 import type { Rng } from "../rng.ts";
 import type { SamplingParams } from "../trainer/protocol.ts";
 
@@ -28,12 +30,19 @@ export interface Pick extends TokenLogprob {
 
 /** Picks tokens from logit rows; holds scratch buffers for a vocabulary of V. */
 export class LogitsProcessor {
-  private readonly z: Float64Array; // (V) processed logits
+  private readonly z: Float64Array; // (V) processed logits, at the start of a WebAssembly memory
   private readonly keep: Uint8Array; // (V) 1 for tokens that survive truncation
+  private allKept = true; // whether keep is all ones: then the exponentials run in WebAssembly
   private readonly order: number[]; // token ids, sorted by probability when truncating
+  // with every token kept, logSumExp's sum and the draw (logits-wasm.ts, the same arithmetic)
+  private readonly sumExp: (z: number, n: number, max: number) => number;
+  private readonly drawIndex: (z: number, n: number, lse: number, u: number) => number;
 
   constructor(private readonly V: number) {
-    this.z = new Float64Array(V);
+    const heap = new WasmHeap({ floats: 2 * V, kernels: [sumExpFunction, drawFunction] });
+    this.z = new Float64Array(heap.floats.buffer, 0, V);
+    this.sumExp = heap.kernel("sumExp");
+    this.drawIndex = heap.kernel("draw");
     this.keep = new Uint8Array(V);
     this.order = Array.from({ length: V }, (_, i) => i);
   }
@@ -66,22 +75,27 @@ export class LogitsProcessor {
       token = 0;
       for (let i = 1; i < V; i++) if (z[i]! > z[token]!) token = i;
       keep.fill(1);
+      this.allKept = true;
       lse = this.logSumExp();
       logprob = z[token]! - lse;
     } else {
-      for (let i = 0; i < V; i++) z[i] = z[i]! / params.temperature;
+      if (params.temperature !== 1) for (let i = 0; i < V; i++) z[i] = z[i]! / params.temperature;
       keep.fill(1);
-      this.truncate(params);
+      this.allKept = !this.truncate(params);
       lse = this.logSumExp();
       // draw: walk the kept tokens in id order until the cumulative probability passes u
       const u = rng.nextFloat();
-      let cumulative = 0;
-      token = -1;
-      for (let i = 0; i < V; i++) {
-        if (!keep[i]) continue;
-        cumulative += Math.exp(z[i]! - lse);
-        token = i;
-        if (cumulative > u) break;
+      if (this.allKept) {
+        token = this.drawIndex(z.byteOffset, V, lse, u);
+      } else {
+        let cumulative = 0;
+        token = -1;
+        for (let i = 0; i < V; i++) {
+          if (!keep[i]) continue;
+          cumulative += Math.exp(z[i]! - lse);
+          token = i;
+          if (cumulative > u) break;
+        }
       }
       logprob = z[token]! - lse;
     }
@@ -94,6 +108,7 @@ export class LogitsProcessor {
       lse = max + Math.log(sum);
       for (let i = 0; i < V; i++) z[i] = logits[off + i]!;
       keep.fill(1);
+      this.allKept = true;
       logprob = z[token]! - lse;
     }
     return { token, logprob, top: topLogprobs > 0 ? this.top(topLogprobs, lse) : [] };
@@ -117,18 +132,21 @@ export class LogitsProcessor {
     return best.map((token) => ({ token, logprob: z[token]! - lse }));
   }
 
-  /** min_p, then top_k, then top_p: clears `keep` for dropped tokens (the most likely always stays). */
-  private truncate(params: SamplingParams): void {
+  /**
+   * min_p, then top_k, then top_p: clears `keep` for dropped tokens (the most likely always stays).
+   * Returns whether any of them applies.
+   */
+  private truncate(params: SamplingParams): boolean {
     const { V, z, keep, order } = this;
     const topK = params.topK > 0 && params.topK < V ? params.topK : V;
-    if (params.minP === 0 && topK === V && params.topP === 1) return;
+    if (params.minP === 0 && topK === V && params.topP === 1) return false;
     let max = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < V; i++) max = Math.max(max, z[i]!);
     if (params.minP > 0) {
       const threshold = Math.log(params.minP) + max; // p_i < minP · p_max  ⇔  z_i < log(minP) + z_max
       for (let i = 0; i < V; i++) if (z[i]! < threshold) keep[i] = 0;
     }
-    if (topK === V && params.topP === 1) return;
+    if (topK === V && params.topP === 1) return true;
     order.sort((a, b) => z[b]! - z[a]! || a - b);
     if (topK < V) {
       let kept = 0;
@@ -149,12 +167,17 @@ export class LogitsProcessor {
         else before += Math.exp(z[i]! - max);
       }
     }
+    return true;
   }
 
   /** log Σ exp(z) over kept tokens, computed as the loss computes it (max, then sum in id order). */
   private logSumExp(): number {
     const { V, z, keep } = this;
     let max = Number.NEGATIVE_INFINITY;
+    if (this.allKept) {
+      for (let i = 0; i < V; i++) max = Math.max(max, z[i]!);
+      return max + Math.log(this.sumExp(z.byteOffset, V, max));
+    }
     for (let i = 0; i < V; i++) if (keep[i]) max = Math.max(max, z[i]!);
     let sum = 0;
     for (let i = 0; i < V; i++) if (keep[i]) sum += Math.exp(z[i]! - max);
