@@ -1,7 +1,9 @@
 /**
  * Sampling throughput of the engine (KV cache, batched decoding) on the reference model shape
  * (d_model 64, 2 layers, 4 heads, byte vocabulary), for one stream and for many streams stepped
- * together. Not a test: it prints figures.
+ * together. Each stream has a prompt of its own (streams of one prompt would share its prefill).
+ * One sampler per stream count is reused, as a server keeps one; a figure is the tokens per second
+ * of runs repeated for at least half a second, the best of three. Not a test: it prints figures.
  *
  *   npx tsx bench/engine/sample.ts [--tokens 128] [--streams 32]
  */
@@ -38,22 +40,40 @@ const prompt = renderChat([{ role: "user", content: "Reverse this text: hello wo
 // ignoreEos: every stream generates exactly maxTokens, so the figures do not depend on the weights
 const params = SamplingParams.parse({ maxTokens, temperature: 1, ignoreEos: true });
 
+const samplers = new Map<number, BatchSampler>();
+let round = 0;
+
+/** Tokens per second of n streams, over runs repeated for at least half a second. */
 function run(n: number): number {
-  const sampler = new BatchSampler(model);
-  const prompts = Array.from({ length: n }, () => prompt);
+  let sampler = samplers.get(n);
+  if (sampler === undefined) {
+    sampler = new BatchSampler(model);
+    samplers.set(n, sampler);
+  }
   const t0 = performance.now();
-  const samples = sampleBatch(sampler, prompts, 1, params);
-  const seconds = (performance.now() - t0) / 1000;
-  const tokens = samples.reduce((sum, s) => sum + s[0]!.tokens.length, 0);
-  return tokens / seconds;
+  let tokens = 0;
+  while (performance.now() - t0 < 500) {
+    round += 1;
+    // a letter per stream and per run just before the end of the turn: no two prompts alike
+    const prompts = Array.from({ length: n }, (_, i) => [
+      ...prompt.slice(0, -3),
+      97 + (i % 26),
+      65 + (round % 26),
+      ...prompt.slice(-3),
+    ]);
+    const samples = sampleBatch(sampler, prompts, 1, params);
+    tokens += samples.reduce((sum, s) => sum + s[0]!.tokens.length, 0);
+  }
+  return tokens / ((performance.now() - t0) / 1000);
 }
 
-/** Best of three runs: the figure least disturbed by other processes. */
+/** Best of three: the figure least disturbed by other processes. */
 function best(n: number): number {
   return Math.max(run(n), run(n), run(n));
 }
 
 run(streams); // warm up the JIT
+run(1);
 console.log(
   `model ${JSON.stringify(config)}, prompt ${prompt.length} tokens, ${maxTokens} new tokens per stream`,
 );
