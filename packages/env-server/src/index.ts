@@ -16,3 +16,4 @@ export type { MessageNode } from "./episode/message-graph.ts";
 export { EnvLoadError, type EnvServer, type EnvServerOptions, startEnvServer } from "./server/env-server.ts";
 export { fromRolloutOutput, TRAJECTORY_COLUMN } from "./wire/rollout-output.ts";
 export { fromTaskData, type TaskData, toTaskData } from "./wire/task-data.ts";
+export { StatsReply } from "./wire/v1-protocol.ts";

@@ -80,6 +80,11 @@ class EnvServerClient:
         reply = await self.checked("cancel", {"request_id": request_id})
         return bool(reply["cancelled"])
 
+    async def stats(self) -> dict:
+        """vf's ``stats`` method: the workers (index, pid, ready, active), accepted and queued runs,
+        replies held for clients that are not reading, and the server's limits."""
+        return await self.checked("stats", {})
+
     # -- v0 ---------------------------------------------------------------------------------
 
     async def ping(self, timeout: float = 2.0) -> bool:

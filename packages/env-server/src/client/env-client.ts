@@ -1,7 +1,7 @@
 /**
  * A client of an env server (vf's or verifiers'): one DEALER socket, requests matched to replies
  * by id whatever order they come back in. It speaks v1 (`health`, `run`, `cancel`, and vf's
- * `tasks`) and v0 (`run_group`, `run_rollout`, `ping`). Aborting a run's signal sends the server a
+ * `tasks` and `stats`) and v0 (`run_group`, `run_rollout`, `ping`). Aborting a run's signal sends the server a
  * cancel and rejects with `CancelledError` at once.
  *
  * @example
@@ -19,6 +19,7 @@ import { SerialSender } from "../server/serial-sender.ts";
 import { pack, unpack } from "../wire/encoding.ts";
 import type { TaskData } from "../wire/task-data.ts";
 import { PING } from "../wire/v0-protocol.ts";
+import { StatsReply } from "../wire/v1-protocol.ts";
 
 /** A request the server answered with `success: false`; `message` is its error text. */
 export class EnvServerRequestError extends VfError {
@@ -109,6 +110,11 @@ export class EnvClient {
       pack({ split: options.split ?? "train", num_examples: options.numExamples ?? -1 }),
     ]);
     return { envId: String(reply.env_id), tasks: reply.tasks as TaskData[] };
+  }
+
+  /** What the server holds now (vf's `stats` method): workers, accepted and queued runs, held replies. */
+  async stats(): Promise<StatsReply> {
+    return StatsReply.parse(await this.checked("v1", ["stats", pack({})]));
   }
 
   /** Runs one episode (v1 `run`). */

@@ -2,10 +2,11 @@
  * `vf env serve`: one environment served over verifiers' env-server protocols (v1 and v0) by a
  * broker in this process and a pool of worker processes.
  *
- * The broker binds the client-facing ROUTER, answers `health` (v1) and `ping` (v0) itself, even
- * while workers load, and hands each run to the least busy ready worker, never more than
- * `maxConcurrent` at once to one worker; the rest wait in a FIFO queue of at most `maxQueued`
- * runs, past which runs are refused with an error. The pool is elastic like verifiers': one worker
+ * The broker binds the client-facing ROUTER, answers `health`, `stats` (v1) and `ping` (v0)
+ * itself, even while workers load, and hands each run to the least busy ready worker, never more
+ * than `maxConcurrent` at once to one worker; the rest wait in a FIFO queue of at most `maxQueued`
+ * runs, past which runs are refused with an error, as are the runs of a client whose replies back
+ * up (reply-sender.ts). The pool is elastic like verifiers': one worker
  * at first, one more whenever accepted runs reach 90% of workers × maxConcurrent, up to
  * `maxWorkers`. A worker that dies is restarted and the runs it held are answered with a clear
  * error; a worker that cannot load the environment stops the server with that reason. `drain()`
@@ -18,14 +19,15 @@ import { join } from "node:path";
 import { UserError } from "@vf-rl/core/errors";
 import type { Dealer } from "zeromq";
 import { Router } from "zeromq";
-import { pack, unpack } from "../wire/encoding.ts";
-import { PING, V0_CANCELLED_ERROR } from "../wire/v0-protocol.ts";
-import { CANCELLED_ERROR, unknownMethodError } from "../wire/v1-protocol.ts";
+import { pack } from "../wire/encoding.ts";
+import { V0_CANCELLED_ERROR } from "../wire/v0-protocol.ts";
+import { CANCELLED_ERROR, type StatsReply, unknownMethodError } from "../wire/v1-protocol.ts";
 import { pythonStringRepr } from "../wire/wire-error.ts";
-import { ReplySender } from "./reply-sender.ts";
+import { type ClientRequest, parseClientMessage } from "./client-request.ts";
+import { type ReplyKind, ReplySender } from "./reply-sender.ts";
 import { SerialSender } from "./serial-sender.ts";
 import type { WorkerMessage } from "./worker-main.ts";
-import { spawnWorker } from "./worker-process.ts";
+import { spawnWorker, stopWorker } from "./worker-process.ts";
 
 /** What to serve and how. */
 export interface EnvServerOptions {
@@ -45,6 +47,8 @@ export interface EnvServerOptions {
   maxConcurrent?: number;
   /** Runs waiting for a worker, at most; more are refused. Default 4096. */
   maxQueued?: number;
+  /** Replies ZeroMQ queues for one client that is not reading them (its high-water mark). Default 10,000. */
+  maxQueuedReplies?: number;
   /** One line of news: a worker ready, restarted, the pool grown. Default: nothing. */
   log?: (line: string) => void;
 }
@@ -59,7 +63,9 @@ export interface EnvServer {
    */
   readonly ready: Promise<void>;
   /** The workers now: index, process id, whether loaded, runs held. */
-  workers(): Array<{ index: number; pid: number | undefined; ready: boolean; active: number }>;
+  workers(): StatsReply["workers"];
+  /** What the server holds now: the reply of the `stats` method. */
+  stats(): StatsReply;
   /** Refuses new runs, finishes the accepted ones, then stops the workers. */
   drain(): Promise<void>;
   /** Stops now: runs still pending are answered with an error. */
@@ -72,8 +78,10 @@ const DEFAULTS = {
   elastic: true,
   maxConcurrent: 128,
   maxQueued: 4096,
+  maxQueuedReplies: 10_000,
 };
-const PER_CLIENT_QUEUE = 10_000;
+/** Messages ZeroMQ queues from one client before the broker reads them (it reads without pause). */
+const RECEIVE_QUEUE = 10_000;
 const text = new TextDecoder();
 
 interface Worker {
@@ -110,13 +118,13 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const front = new Router({
     mandatory: true,
     sendTimeout: 0,
-    sendHighWaterMark: PER_CLIENT_QUEUE,
-    receiveHighWaterMark: PER_CLIENT_QUEUE,
+    sendHighWaterMark: settings.maxQueuedReplies,
+    receiveHighWaterMark: RECEIVE_QUEUE,
     linger: 0,
   });
   await front.bind(settings.address);
   const address = front.lastEndpoint ?? settings.address;
-  const replies = new ReplySender(front, log);
+  const replies = new ReplySender(front, settings.maxQueuedReplies, log);
   const ipcDir = mkdtempSync(join(tmpdir(), "vf-env-"));
   const producer = `vf-rl/env-server ${packageVersion()}`;
 
@@ -125,6 +133,8 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const queue: string[] = [];
   let queueHead = 0;
   let acceptedWork = 0;
+  let runsAccepted = 0;
+  let runsRefused = 0;
   let state: "running" | "draining" | "closed" = "running";
   let fatal: string | undefined;
   let earlyExits = 0;
@@ -143,10 +153,10 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     p: Pick<Pending, "peer" | "id" | "protocol">,
     type: string,
     message: string,
-    keep = false,
+    kind: ReplyKind = "answer",
   ) => {
     const error = p.protocol === "v1" ? `${type}: ${message}` : `${type}(${pythonStringRepr(message)})`;
-    replies.send([p.peer, p.id, pack({ success: false, error })], keep);
+    replies.send([p.peer, p.id, pack({ success: false, error })], kind);
   };
 
   const startWorker = (index: number) => {
@@ -207,7 +217,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       worker.work -= 1;
       acceptedWork -= 1;
     }
-    replies.send([p.peer, id, data], p.isWork);
+    replies.send([p.peer, id, data], p.isWork ? "result" : "answer");
     dispatch();
     checkDrained();
   };
@@ -225,7 +235,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
         p,
         "WorkerCrashedError",
         `env server worker ${worker.index} (pid ${worker.child.pid}) ${how} while it ran this request; ${state === "running" && !fatal ? "the server restarted it: send the request again" : "the server is stopping"}`,
-        p.isWork,
+        p.isWork ? "result" : "answer",
       );
     }
     worker.requests.clear();
@@ -256,7 +266,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       if (p.worker) continue;
       pending.delete(key);
       if (p.isWork) acceptedWork -= 1;
-      replyError(p, "EnvLoadError", reason, true);
+      replyError(p, "EnvLoadError", reason, "result");
     }
     queue.length = 0;
     queueHead = 0;
@@ -290,29 +300,40 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
 
   const accept = (p: Pending) => {
     const key = text.decode(p.id);
-    if (fatal) return replyError(p, "EnvLoadError", fatal);
+    const refuse = (type: string, message: string) => {
+      runsRefused += 1;
+      replyError(p, type, message);
+    };
+    if (fatal) return refuse("EnvLoadError", fatal);
     if (state !== "running") {
-      return replyError(
-        p,
+      return refuse(
         "ServerDrainingError",
         "this env server is shutting down and takes no new runs: send them to another server",
       );
     }
     if (pending.has(key))
-      return replyError(
-        p,
+      return refuse(
         "DuplicateRequestError",
         `request id ${key} is already in flight: use a new id per request`,
       );
     if (queue.length - queueHead >= settings.maxQueued) {
-      return replyError(
-        p,
+      return refuse(
         "ServerBusyError",
         `${settings.maxQueued} runs are already waiting for a worker: send fewer at once, or start the server with more --workers`,
       );
     }
+    // A client that does not read its replies gets no more work: what the server holds for it
+    // stays bounded by the runs it had accepted (see reply-sender.ts).
+    const held = replies.heldFor(p.peer);
+    if (held > 0) {
+      return refuse(
+        "ClientBacklogError",
+        `${held} replies to this client are waiting for it to read them: read its replies before sending more runs`,
+      );
+    }
     pending.set(key, p);
     acceptedWork += 1;
+    runsAccepted += 1;
     queue.push(key);
     dispatch();
     const live = workers.filter((w) => w !== undefined).length;
@@ -335,89 +356,93 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       pending.delete(target);
       acceptedWork -= 1;
       const error = protocol === "v1" ? CANCELLED_ERROR : V0_CANCELLED_ERROR;
-      replies.send([p.peer, p.id, pack({ success: false, error })], true);
+      replies.send([p.peer, p.id, pack({ success: false, error })], "result");
       checkDrained();
       return "queued";
     }
     return "forwarded";
   };
 
-  const onClientMessage = (frames: Uint8Array[]) => {
-    if (frames.length === 4) {
-      const [peer, id, methodFrame, payload] = frames as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
-      const method = text.decode(methodFrame);
-      const base = { peer, id, protocol: "v1" as const };
-      if (method === "health") return replies.send([peer, id, pack({ success: true, error: null })], false);
-      if (method === "run" || method === "tasks") {
-        return accept({ ...base, frames: [id, methodFrame, payload], isWork: true });
+  const onClientMessage = (request: ClientRequest) => {
+    switch (request.type) {
+      case "probe": {
+        const reply = request.probe === "stats" ? stats() : { success: true, error: null };
+        return replies.send([request.peer, request.id, pack(reply)], "probe");
       }
-      if (method === "cancel") {
-        let target: string | undefined;
-        try {
-          const body = unpack(payload) as { request_id?: unknown };
-          if (typeof body?.request_id === "string") target = body.request_id;
-        } catch {}
+      case "work":
+        return accept({
+          peer: request.peer,
+          id: request.id,
+          protocol: request.protocol,
+          frames: request.frames,
+          isWork: true,
+        });
+      case "cancel": {
+        const { peer, id, protocol, target, frames } = request;
         if (target === undefined) {
-          return replyError(base, "ValidationError", "invalid CancelRequest: request_id must be a string");
+          return replyError(
+            { peer, id, protocol },
+            "ValidationError",
+            "invalid CancelRequest: request_id must be a string",
+          );
         }
-        const outcome = cancel(target, "v1");
+        const outcome = cancel(target, protocol);
+        if (protocol === "v0") {
+          // v0 cancels get no reply; the cancelled run answers for itself.
+          if (outcome === "forwarded") void pending.get(target)!.worker!.sender.send(frames);
+          return;
+        }
         if (outcome === "forwarded") {
           const key = text.decode(id);
-          const p: Pending = { ...base, frames: [id, methodFrame, payload], isWork: false };
+          const p: Pending = { peer, id, protocol, frames, isWork: false };
           pending.set(key, p);
           return forward(pending.get(target)!.worker!, key, p);
         }
-        return replies.send(
-          [peer, id, pack({ success: true, error: null, cancelled: outcome === "queued" })],
-          false,
+        const reply = { success: true, error: null, cancelled: outcome === "queued" };
+        return replies.send([peer, id, pack(reply)], "answer");
+      }
+      case "unknown-method": {
+        const reply = { success: false, error: unknownMethodError(request.method) };
+        return replies.send([request.peer, request.id, pack(reply)], "answer");
+      }
+      case "malformed":
+        return log(
+          `ignored a message of ${request.frameCount} frames: v1 sends [request_id, method, payload], v0 [request_id, payload]`,
         );
-      }
-      return replies.send([peer, id, pack({ success: false, error: unknownMethodError(method) })], false);
     }
-    if (frames.length === 3) {
-      const [peer, id, payload] = frames as [Uint8Array, Uint8Array, Uint8Array];
-      if (equalBytes(payload, PING))
-        return replies.send([peer, id, pack({ success: true, error: null })], false);
-      if (payload.length === 0) {
-        const target = text.decode(id);
-        if (cancel(target, "v0") === "forwarded") {
-          const worker = pending.get(target)!.worker!;
-          void worker.sender.send([id, payload]);
-        }
-        return;
-      }
-      return accept({ peer, id, protocol: "v0", frames: [id, payload], isWork: true });
-    }
-    log(
-      `ignored a message of ${frames.length} frames: v1 sends [request_id, method, payload], v0 [request_id, payload]`,
-    );
   };
+
+  const stats = (): StatsReply => ({
+    success: true,
+    error: null,
+    state: state === "running" ? "running" : "draining",
+    workers: liveWorkers(),
+    accepted: acceptedWork,
+    queued: queue.length - queueHead,
+    runs_accepted: runsAccepted,
+    runs_refused: runsRefused,
+    held_replies: replies.held,
+    backlogged_clients: replies.backloggedClients,
+    dropped_replies: replies.dropped,
+    limits: {
+      max_concurrent: settings.maxConcurrent,
+      max_queued: settings.maxQueued,
+      max_queued_replies: settings.maxQueuedReplies,
+    },
+  });
+
+  const liveWorkers = () =>
+    workers
+      .filter((w): w is Worker => w !== undefined)
+      .map((w) => ({ index: w.index, pid: w.child.pid ?? null, ready: w.ready, active: w.work }));
 
   const checkDrained = () => {
     if (state === "draining" && acceptedWork === 0) drained?.();
   };
 
-  const stopWorkers = async () => {
-    const live = workers.filter((w): w is Worker => w !== undefined);
-    await Promise.all(
-      live.map(
-        (w) =>
-          new Promise<void>((resolve) => {
-            if (w.child.exitCode !== null || w.child.signalCode !== null) return resolve();
-            const kill = setTimeout(() => w.child.kill("SIGKILL"), 10_000);
-            w.child.once("exit", () => {
-              clearTimeout(kill);
-              resolve();
-            });
-            w.child.kill("SIGTERM");
-          }),
-      ),
-    );
-  };
-
   const shutdown = async () => {
     state = "closed";
-    await stopWorkers();
+    await Promise.all(workers.filter((w): w is Worker => w !== undefined).map((w) => stopWorker(w.child)));
     await replies.flushed();
     replies.close();
     front.close();
@@ -426,7 +451,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
 
   const receiving = (async () => {
     try {
-      for await (const frames of front) onClientMessage(frames);
+      for await (const frames of front) onClientMessage(parseClientMessage(frames));
     } catch (error) {
       if (!front.closed) log(`the server socket failed: ${String(error)}`);
     }
@@ -437,10 +462,8 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   return {
     address,
     ready,
-    workers: () =>
-      workers
-        .filter((w): w is Worker => w !== undefined)
-        .map((w) => ({ index: w.index, pid: w.child.pid, ready: w.ready, active: w.work })),
+    workers: liveWorkers,
+    stats,
     drain: async () => {
       if (state !== "running") return;
       state = "draining";
@@ -454,19 +477,18 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       for (const [key, p] of pending) {
         pending.delete(key);
         if (p.isWork)
-          replyError(p, "ServerClosedError", "the env server was stopped before this request finished");
+          replyError(
+            p,
+            "ServerClosedError",
+            "the env server was stopped before this request finished",
+            "result",
+          );
       }
       acceptedWork = 0;
       await shutdown();
       await receiving;
     },
   };
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** This package's version, read from its package.json (beside src/ and dist/ alike). */

@@ -41,3 +41,16 @@ export function spawnWorker(
   dealer.connect(config.address);
   return { child, dealer };
 }
+
+/** Stops a worker: SIGTERM (it aborts what runs and tears down), SIGKILL if it has not exited in 10 s. */
+export function stopWorker(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

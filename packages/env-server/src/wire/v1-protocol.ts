@@ -7,6 +7,7 @@
  *   run     {task_data, client, model, sampling}  -> {success, error, episode}
  *   cancel  {request_id}                          -> {success, error, cancelled}
  *   tasks   {split?, num_examples?}               -> {success, error, tasks, env_id}   (vf's own)
+ *   stats   {}                                    -> {success, error, ...StatsReply}   (vf's own)
  *
  * These schemas read what a Python client sends (pydantic's JSON-mode dumps, nulls included).
  */
@@ -52,7 +53,48 @@ export const TasksRequest = z.object({
 export type TasksRequest = z.infer<typeof TasksRequest>;
 
 /** The methods a v1 request may name. */
-export const V1_METHODS = ["health", "run", "cancel", "tasks"] as const;
+export const V1_METHODS = ["health", "run", "cancel", "tasks", "stats"] as const;
+
+/**
+ * vf's extra method `stats`: what the server holds now, answered by the front end like health (for
+ * operators and tests). Counts of runs, not bytes.
+ */
+export const StatsReply = z.object({
+  success: z.literal(true),
+  error: z.null(),
+  /** `running`, or `draining` after SIGTERM. */
+  state: z.enum(["running", "draining"]),
+  /** The worker processes now; `active`: runs and tasks requests each holds. */
+  workers: z.array(
+    z.object({
+      index: z.number().int(),
+      pid: z.number().int().nullable(),
+      ready: z.boolean(),
+      active: z.number().int(),
+    }),
+  ),
+  /** Runs accepted and not yet answered, waiting for a worker or running in one. */
+  accepted: z.number().int(),
+  /** Of those, the runs waiting for a worker. */
+  queued: z.number().int(),
+  /** Runs (and tasks requests) accepted since the start. */
+  runs_accepted: z.number().int(),
+  /** Runs refused since the start: draining, busy, a duplicate id, a client not reading its replies. */
+  runs_refused: z.number().int(),
+  /** Replies waiting in the server for clients whose ZeroMQ queue is full (clients not reading). */
+  held_replies: z.number().int(),
+  /** Clients with replies held. */
+  backlogged_clients: z.number().int(),
+  /** Replies dropped since the start because their client was not reading. */
+  dropped_replies: z.number().int(),
+  /** The bounds: runs per worker, runs waiting for a worker, replies ZeroMQ queues per client. */
+  limits: z.object({
+    max_concurrent: z.number().int(),
+    max_queued: z.number().int(),
+    max_queued_replies: z.number().int(),
+  }),
+});
+export type StatsReply = z.infer<typeof StatsReply>;
 
 /** Every reply's two fields. */
 export interface BaseReply {
