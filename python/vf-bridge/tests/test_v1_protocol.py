@@ -74,17 +74,51 @@ class V1Protocol(unittest.IsolatedAsyncioTestCase):
         self.assertTrue(await self.client.health())
 
     async def test_zz_a_killed_worker_fails_its_runs_clearly_and_is_restarted(self) -> None:
-        run = asyncio.create_task(self.client.run({"idx": 2, "prompt": "a slow one"}, endpoint(), "scripted"))
-        await self.client.health()
-        os.kill(int(env("VF_WORKER_PID")), signal.SIGKILL)
-        with self.assertRaises(EnvServerError) as failure:
-            await run
-        message = str(failure.exception)
-        self.assertRegex(message, r"^WorkerCrashedError: env server worker 0 \(pid \d+\) was killed by SIGKILL")
-        self.assertIn("the server restarted it: send the request again", message)
-        episode = await self.client.run({"idx": 3, "prompt": "after the crash"}, endpoint(), "scripted")
-        self.assertTrue(episode["ok"])
+        killed = int(env("VF_WORKER_PID"))
+        runs = [asyncio.create_task(self.client.run({"idx": i, "prompt": f"a slow one, {i}"}, endpoint(), "scripted"))
+                for i in range(3)]
+        # All three are running in the worker (the pool has one) when it dies.
+        await self.until(lambda stats: stats["workers"][0]["pid"] == killed and stats["workers"][0]["active"] == 3)
+        os.kill(killed, signal.SIGKILL)
+        for run in runs:
+            with self.assertRaises(EnvServerError) as failure:
+                await asyncio.wait_for(run, 60)
+            message = str(failure.exception)
+            self.assertRegex(message, rf"^WorkerCrashedError: env server worker 0 \(pid {killed}\) was killed by SIGKILL")
+            self.assertIn("the server restarted it: send the request again", message)
+        # A new process took its place, and the killed one is gone.
+        stats = await self.until(lambda stats: len(stats["workers"]) == 1 and stats["workers"][0]["ready"]
+                                 and stats["workers"][0]["pid"] != killed)
+        self.assertEqual(stats["workers"][0]["index"], 0)
+        self.assertEqual(stats["accepted"], 0)
+        self.assertFalse(os.path.exists(f"/proc/{killed}") and not _zombie(killed))
+        episodes = await asyncio.gather(*(self.client.run({"idx": 10 + i, "prompt": f"after the crash {i}"}, endpoint(),
+                                                          "scripted") for i in range(3)))
+        self.assertEqual([e["ok"] for e in episodes], [True, True, True])
+        self.assertEqual([e["traces"][0]["nodes"][-1]["message"]["content"] for e in episodes],
+                         [f"after the crash {i}" for i in range(3)])
 
+    async def until(self, condition, timeout: float = 60.0) -> dict:
+        """Polls ``stats`` until ``condition(stats)`` holds; returns those stats."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            stats = await self.client.stats()
+            if condition(stats):
+                return stats
+            if loop.time() > deadline:
+                self.fail(f"the server's stats never met the condition: {stats}")
+            await asyncio.sleep(0.05)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether the process has exited and only waits to be reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except FileNotFoundError:
+        return True
+    return stat[stat.rindex(")") + 2] == "Z"
 
 if __name__ == "__main__":
     unittest.main()
