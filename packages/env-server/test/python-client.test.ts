@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { contentText } from "@vf-rl/core";
 import { lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -88,6 +89,34 @@ describe("a Python client of vf env serve", () => {
     expect(run.output).toMatch(/Ran 12 tests/);
     expect(run.code, run.output).toBe(0);
   }, 240_000);
+
+  it("reads a tool environment's v1 episode as verifiers' WireEpisode and prime-rl read it", async () => {
+    // The model calls calculate once, then answers with what the tool returned.
+    const toolModel = await startScriptedServer({
+      tokens: true,
+      record: false,
+      reply: (request) => {
+        const last = request.messages.at(-1)!;
+        if (last.role === "tool") return `The product is \\boxed{${contentText(last.content)}}.`;
+        return {
+          type: "message",
+          content: null,
+          toolCalls: [{ name: "calculate", arguments: { expression: "6 * 7" } }],
+        };
+      },
+    });
+    try {
+      const { address } = await serve(["gsm8k-calculator"], false);
+      const run = await python(["tests.test_v1_episode"], {
+        VF_ADDRESS: address,
+        VF_MODEL_URL: toolModel.url,
+      });
+      expect(run.output).toMatch(/Ran 7 tests/);
+      expect(run.code, run.output).toBe(0);
+    } finally {
+      await toolModel.close();
+    }
+  }, 120_000);
 
   it("gets health answered while the workers load, and failing environments as errors", async () => {
     const env = join(repo, "packages", "env-server", "test", "fixtures", "faulty-env");
