@@ -1,34 +1,26 @@
 // `vf env push` refuses an environment that does not load, with one line naming the error, and sends
 // nothing; one that loads (or that loads far enough to ask for its arguments) is pushed. Drives the
 // real vf binary against a real Hub on loopback, in a throwaway project that links vf's packages.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type RunningHub, startHub } from "@vf-rl/hub";
-import { HubClient } from "@vf-rl/hub/client";
+import type { HubClient } from "@vf-rl/hub/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runVf, type VfResult } from "../src/testing/index.ts";
-import { type TempProject, tempProject } from "./temp-project.ts";
+import type { VfResult } from "../src/testing/index.ts";
+import { type HubSession, startHubSession } from "./hub-session.ts";
+import type { TempProject } from "./temp-project.ts";
 
 // Each vf run starts a process (about 1.5 s, more on a loaded machine).
 vi.setConfig({ testTimeout: 120_000 });
 
-const root = mkdtempSync(join(tmpdir(), "vf-push-check-"));
-let hub: RunningHub;
-let admin: HubClient;
+let session: HubSession;
 let project: TempProject;
+let admin: HubClient;
 
 beforeAll(async () => {
-  delete process.env.DATABASE_URL;
-  hub = await startHub({ dataDir: join(root, "hub"), port: 0 });
-  admin = new HubClient({ url: hub.url, apiKey: hub.bootstrap!.apiKey });
-  project = await tempProject();
+  session = await startHubSession();
+  ({ project, admin } = session);
 });
-afterAll(async () => {
-  await hub.close();
-  await project.remove();
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => session.close());
 
 const ECHO_ENV = `import { Dataset, defineEnvironment, Rubric, SingleTurnEnv } from "@vf-rl/core";
 import { z } from "zod";
@@ -63,18 +55,7 @@ function writeEnv(name: string, source: string): string {
   return dir;
 }
 
-function vf(args: string[]): Promise<VfResult> {
-  return runVf(args, {
-    cwd: project.dir,
-    env: {
-      HOME: join(root, "home"),
-      VF_HOME: join(root, "vf-home"),
-      XDG_CONFIG_HOME: join(root, "config"),
-      VF_HUB_URL: hub.url,
-      VF_API_KEY: hub.bootstrap!.apiKey,
-    },
-  });
-}
+const vf = (args: string[]) => session.vf(args);
 
 /** The one line a failed command prints: an error with what to do, and no stack. */
 function expectOneErrorLine(result: VfResult, pattern: RegExp): void {

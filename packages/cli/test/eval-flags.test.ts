@@ -5,7 +5,12 @@
 // --env-dir-path (where a bare id is looked up).
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import {
+  concurrencyProbe,
+  lastUserText,
+  type ScriptedServer,
+  startScriptedServer,
+} from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf } from "../src/testing/index.ts";
 import { ITEMS_ENV, JUDGED_ENV, WORDS_ENV, writeEnvironment } from "./fixture-envs.ts";
@@ -84,34 +89,24 @@ describe("-N/--no-interleave-scoring", () => {
   });
 });
 
-/**
- * Counts how many requests a scripted server holds at once. Gated, each waits until `wanted` were
- * held together (so a test that they overlap needs no timing); else each is answered after 20 ms.
- */
-function held(wanted?: number) {
-  const seen = { now: 0, peak: 0 };
-  const waiting: Array<() => void> = [];
-  const reply = async (text: string) => {
-    seen.now++;
-    seen.peak = Math.max(seen.peak, seen.now);
-    if (wanted === undefined) await new Promise((r) => setTimeout(r, 20));
-    else if (seen.peak >= wanted) for (const wake of waiting.splice(0)) wake();
-    else await new Promise<void>((r) => waiting.push(r));
-    seen.now--;
-    return text;
-  };
-  return { seen, reply };
-}
-
 describe("--max-concurrent-generation and --max-concurrent-scoring", () => {
   // The model's calls are generation; the judge's (one per rollout) are scoring.
   const peaks = async (flags: string[], config?: string) => {
-    const model = held(flags.length === 0 && !config ? 3 : undefined);
-    const judge = held(flags.length === 0 && !config ? 2 : undefined);
+    // Gated when unbounded, so that the overlap needs no timing (see concurrencyProbe).
+    const model = concurrencyProbe(flags.length === 0 && !config ? 3 : undefined);
+    const judge = concurrencyProbe(flags.length === 0 && !config ? 2 : undefined);
     const modelServer = await startScriptedServer({
-      reply: (request) => model.reply(lastUserText(request.messages)),
+      reply: async (request) => {
+        await model.pass();
+        return lastUserText(request.messages);
+      },
     });
-    const judgeServer = await startScriptedServer({ reply: () => judge.reply("yes") });
+    const judgeServer = await startScriptedServer({
+      reply: async () => {
+        await judge.pass();
+        return "yes";
+      },
+    });
     try {
       const target = [
         "-m",
@@ -136,7 +131,7 @@ describe("--max-concurrent-generation and --max-concurrent-scoring", () => {
       await modelServer.close();
       await judgeServer.close();
     }
-    return { generation: model.seen.peak, scoring: judge.seen.peak };
+    return { generation: model.peak, scoring: judge.peak };
   };
 
   it("bounds generation and scoring apart, within -c", async () => {

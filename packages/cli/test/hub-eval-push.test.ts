@@ -1,50 +1,32 @@
 // `vf eval --push` checks the Hub before it evaluates: an environment the Hub does not hold, or a
 // local copy whose exact content was never pushed, stops the command before the first model call,
 // in one line that says how to push it. A real Hub on loopback, the real vf binary.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
-import { type RunningHub, startHub } from "@vf-rl/hub";
-import { HubClient } from "@vf-rl/hub/client";
+import type { HubClient } from "@vf-rl/hub/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf, type VfResult } from "../src/testing/index.ts";
-import { type TempProject, tempProject } from "./temp-project.ts";
+import type { VfResult } from "../src/testing/index.ts";
+import { type HubSession, startHubSession } from "./hub-session.ts";
+import type { TempProject } from "./temp-project.ts";
 
-const root = mkdtempSync(join(tmpdir(), "vf-eval-push-"));
-let hub: RunningHub;
-let admin: HubClient;
+let session: HubSession;
 let project: TempProject;
+let admin: HubClient;
 let model: ScriptedServer;
 
 beforeAll(async () => {
-  delete process.env.DATABASE_URL;
-  hub = await startHub({ dataDir: join(root, "hub"), port: 0 });
-  admin = new HubClient({ url: hub.url, apiKey: hub.bootstrap!.apiKey });
-  project = await tempProject();
+  session = await startHubSession();
+  ({ project, admin } = session);
   model = await startScriptedServer({ reply: () => "<answer>Paris</answer>" });
   expect((await vf(["init", "capitals"])).code).toBe(0);
 }, 120_000);
 afterAll(async () => {
   await model.close();
-  await hub.close();
-  await project.remove();
-  rmSync(root, { recursive: true, force: true });
+  await session.close();
 });
 
-/** vf as a user logged in to the test's Hub (by VF_API_KEY), in the test's project. */
-function vf(args: string[]): Promise<VfResult> {
-  return runVf(args, {
-    cwd: project.dir,
-    env: {
-      HOME: join(root, "home"),
-      VF_HOME: join(root, "vf-home"),
-      XDG_CONFIG_HOME: join(root, "config"),
-      VF_HUB_URL: hub.url,
-      VF_API_KEY: hub.bootstrap!.apiKey,
-    },
-  });
-}
+const vf = (args: string[]) => session.vf(args);
 
 const evalPush = () =>
   vf(["eval", "capitals", "-m", "scripted", "-b", model.url, "-n", "2", "-r", "1", "--push"]);

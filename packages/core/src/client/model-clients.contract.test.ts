@@ -13,17 +13,13 @@ import {
   UserError,
 } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
-import { type ScriptedServer, type ScriptedServerOptions, startScriptedServer } from "../testing/index.ts";
+import type { ScriptedServerOptions } from "../testing/index.ts";
 import { sequence } from "../testing/scripted-reply.ts";
 import { ApiClientType } from "./client-type.ts";
 import { createModelClient, type HttpModelClient } from "./create-model-client.ts";
 import { ApiKeyRejectedError, ModelNotFoundError } from "./fatal-model-error.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";
-
-const messages: Messages = [
-  { role: "system", content: "Answer with a number." },
-  { role: "user", content: "What is 2+2?" },
-];
+import { clientOnScriptedServer, messages } from "./test-support.ts";
 
 const add = {
   type: "function" as const,
@@ -66,22 +62,13 @@ async function closedPortUrl(): Promise<string> {
 describe.each(ApiClientType.options)("%s client", (type) => {
   const hasTools = type !== "openai_completions";
 
-  async function setup(
-    serverOptions: ScriptedServerOptions,
-    clientOptions: Partial<ModelClientOptions> = {},
-  ): Promise<{ server: ScriptedServer; client: HttpModelClient }> {
-    const server = await startScriptedServer(serverOptions);
-    // Short backoff keeps retry tests fast; the schedule itself is tested in retrying-call.test.ts.
-    const client = createModelClient({
-      type,
-      baseUrl: server.url,
-      apiKey: "EMPTY",
-      retryDelaySeconds: 0.005,
-      ...clientOptions,
-    });
-    opened.push(client, server);
-    return { server, client };
-  }
+  const setup = (serverOptions: ScriptedServerOptions, clientOptions: Partial<ModelClientOptions> = {}) =>
+    clientOnScriptedServer(
+      (options) => createModelClient({ type, ...options }),
+      opened,
+      serverOptions,
+      clientOptions,
+    );
 
   const failureOf = (client: HttpModelClient, model = "scripted") =>
     client.chat({ model, messages, sampling: {} }).catch((e: unknown) => e);

@@ -9,39 +9,21 @@ import {
   OverlongPromptError,
   UserError,
 } from "../errors.ts";
-import type { Messages } from "../messages/message.ts";
-import { type ScriptedServer, type ScriptedServerOptions, startScriptedServer } from "../testing/index.ts";
+import type { ScriptedServerOptions } from "../testing/index.ts";
 import { sequence } from "../testing/scripted-reply.ts";
 import { IM_END } from "../testing/scripted-tokens.ts";
 import { ApiKeyRejectedError, ModelNotFoundError, QuotaExhaustedError } from "./fatal-model-error.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";
 import { OpenAIModelClient } from "./openai-model-client.ts";
-
-const messages: Messages = [
-  { role: "system", content: "Answer with a number." },
-  { role: "user", content: "What is 2+2?" },
-];
+import { clientOnScriptedServer, messages } from "./test-support.ts";
 
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((resource) => resource.close()));
 });
 
-async function setup(
-  serverOptions: ScriptedServerOptions,
-  clientOptions: Partial<ModelClientOptions> = {},
-): Promise<{ server: ScriptedServer; client: OpenAIModelClient }> {
-  const server = await startScriptedServer(serverOptions);
-  // Short backoff keeps retry tests fast; the schedule itself is tested in retrying-call.test.ts.
-  const client = new OpenAIModelClient({
-    baseUrl: server.url,
-    apiKey: "EMPTY",
-    retryDelaySeconds: 0.005,
-    ...clientOptions,
-  });
-  opened.push(client, server);
-  return { server, client };
-}
+const setup = (serverOptions: ScriptedServerOptions, clientOptions: Partial<ModelClientOptions> = {}) =>
+  clientOnScriptedServer((options) => new OpenAIModelClient(options), opened, serverOptions, clientOptions);
 
 describe("OpenAIModelClient", () => {
   it("answers with the assistant message, finish reason and usage", async () => {
@@ -56,23 +38,7 @@ describe("OpenAIModelClient", () => {
 
   it("passes sampling args through untouched and merges extra_body into the body", async () => {
     const { client, server } = await setup({});
-    await client.chat({
-      model: "scripted",
-      messages,
-      sampling: {
-        max_tokens: 64,
-        temperature: 0.7,
-        top_p: 0.9,
-        top_k: 20,
-        min_p: 0.05,
-        repetition_penalty: 1.1,
-        logprobs: true,
-        extra_body: { return_token_ids: true, chat_template_kwargs: { enable_thinking: false } },
-      },
-    });
-    expect(server.requests[0]).toEqual({
-      model: "scripted",
-      messages,
+    const args = {
       max_tokens: 64,
       temperature: 0.7,
       top_p: 0.9,
@@ -80,6 +46,19 @@ describe("OpenAIModelClient", () => {
       min_p: 0.05,
       repetition_penalty: 1.1,
       logprobs: true,
+    };
+    await client.chat({
+      model: "scripted",
+      messages,
+      sampling: {
+        ...args,
+        extra_body: { return_token_ids: true, chat_template_kwargs: { enable_thinking: false } },
+      },
+    });
+    expect(server.requests[0]).toEqual({
+      model: "scripted",
+      messages,
+      ...args,
       return_token_ids: true,
       chat_template_kwargs: { enable_thinking: false },
     });

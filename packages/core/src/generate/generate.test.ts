@@ -6,25 +6,23 @@ import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
 import { SingleTurnEnv } from "../envs/single-turn-env.ts";
 import { GroupScoringRequiredError } from "../errors.ts";
-import { lastAssistantText } from "../messages/message.ts";
 import { readRun } from "../results/read-run.ts";
 import { Rubric } from "../rubrics/rubric.ts";
-import { lastUserText, type ReplyFn, type ScriptedServer, startScriptedServer } from "../testing/index.ts";
+import type { ConcurrencyProbe } from "../testing/concurrency-probe.ts";
+import {
+  concurrencyProbe,
+  lastUserText,
+  type ReplyFn,
+  type ScriptedServer,
+  startScriptedServer,
+} from "../testing/index.ts";
 import { evaluate } from "./evaluate.ts";
 import { generate } from "./generate.ts";
 import { Slots } from "./slots.ts";
+import { echoEnv, echoRows } from "./test-support.ts";
 
-const rows = Array.from({ length: 6 }, (_, i) => ({ question: `echo ${i}`, answer: `echo ${i}` }));
-const makeEnv = () => {
-  const env = new SingleTurnEnv({
-    dataset: Dataset.fromRows(rows),
-    rubric: new Rubric().addReward(({ completion, answer }) => lastAssistantText(completion) === answer, {
-      name: "exact",
-    }),
-  });
-  env.envId = "echo";
-  return env;
-};
+const rows = echoRows(6);
+const makeEnv = () => echoEnv(rows.length);
 
 let server: ScriptedServer | undefined;
 let dir: string | undefined;
@@ -42,13 +40,9 @@ async function clientFor(reply: ReplyFn, latencySeconds = 0) {
 
 describe("generate", () => {
   it("keeps at most maxConcurrent rollouts in flight and scores each group together", async () => {
-    let inFlight = 0;
-    let peak = 0;
+    const requests = concurrencyProbe();
     const client = await clientFor(async (request) => {
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      await new Promise((r) => setTimeout(r, 20));
-      inFlight--;
+      await requests.pass();
       return lastUserText(request.messages);
     });
     const env = makeEnv();
@@ -63,7 +57,7 @@ describe("generate", () => {
       },
     });
     expect(cancelled).toBe(false);
-    expect(peak).toBeLessThanOrEqual(4);
+    expect(requests.peak).toBeLessThanOrEqual(4);
     expect(records).toHaveLength(18);
     expect(groups.every((g) => g.length === 3 && new Set(g).size === 1)).toBe(true);
     expect(records.every((r) => r.reward === 1 && r.metrics.exact === 1)).toBe(true);
@@ -154,13 +148,9 @@ describe("generate", () => {
   });
 
   it("keeps several runs at once within their shared slots", async () => {
-    let inFlight = 0;
-    let peak = 0;
+    const requests = concurrencyProbe();
     const client = await clientFor(async (request) => {
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      await new Promise((r) => setTimeout(r, 20));
-      inFlight--;
+      await requests.pass();
       return lastUserText(request.messages);
     });
     const sharedSlots = new Slots(3);
@@ -170,31 +160,16 @@ describe("generate", () => {
     });
     const results = await Promise.all(runs);
     expect(results.map((r) => r.records.length)).toEqual([12, 12]);
-    expect(peak).toBe(3);
+    expect(requests.peak).toBe(3);
   });
 
   it("bounds generation and scoring apart with maxConcurrentGeneration and maxConcurrentScoring", async () => {
-    // A phase that notes how many are in it at once. Gated, each waits until `wanted` were in it
-    // together (so a test of the unbounded case needs no timing); else each takes 20 ms.
-    const phase = (wanted?: number) => {
-      const seen = { now: 0, peak: 0 };
-      const waiting: Array<() => void> = [];
-      const pass = async () => {
-        seen.now++;
-        seen.peak = Math.max(seen.peak, seen.now);
-        if (wanted === undefined) await new Promise((r) => setTimeout(r, 20));
-        else if (seen.peak >= wanted) for (const wake of waiting.splice(0)) wake();
-        else await new Promise<void>((r) => waiting.push(r));
-        seen.now--;
-      };
-      return { seen, pass };
-    };
-    let generation = phase();
+    let generation = concurrencyProbe();
     const client = await clientFor(async (request) => {
       await generation.pass();
       return lastUserText(request.messages);
     });
-    const scoredEnv = (scoring: ReturnType<typeof phase>) =>
+    const scoredEnv = (scoring: ConcurrencyProbe) =>
       new SingleTurnEnv({
         dataset: Dataset.fromRows(rows),
         rubric: new Rubric().addReward(
@@ -207,7 +182,7 @@ describe("generate", () => {
       });
     const options = { clients: client, model: "scripted", maxConcurrent: 6 };
 
-    let scoring = phase();
+    let scoring = concurrencyProbe();
     const { inputs } = await scoredEnv(scoring).inputs({ split: "eval", rolloutsPerExample: 1 });
     const bounded = await generate(scoredEnv(scoring), inputs, {
       ...options,
@@ -215,16 +190,16 @@ describe("generate", () => {
       maxConcurrentScoring: 1,
     });
     expect(bounded.records.map((r) => r.reward)).toEqual([1, 1, 1, 1, 1, 1]);
-    expect(generation.seen.peak).toBe(2);
-    expect(scoring.seen.peak).toBe(1);
+    expect(generation.peak).toBe(2);
+    expect(scoring.peak).toBe(1);
 
     // Without them, both phases take up to maxConcurrent.
-    generation = phase(3);
-    scoring = phase(2);
+    generation = concurrencyProbe(3);
+    scoring = concurrencyProbe(2);
     const open = await generate(scoredEnv(scoring), inputs, options);
     expect(open.records).toHaveLength(6);
-    expect(generation.seen.peak).toBeGreaterThanOrEqual(3);
-    expect(scoring.seen.peak).toBeGreaterThanOrEqual(2);
+    expect(generation.peak).toBeGreaterThanOrEqual(3);
+    expect(scoring.peak).toBeGreaterThanOrEqual(2);
   });
 
   it("scores each group as soon as it is done, or after every rollout with interleaveScoring: false", async () => {

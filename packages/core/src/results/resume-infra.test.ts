@@ -5,26 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
-import { Dataset } from "../datasets/index.ts";
-import { SingleTurnEnv } from "../envs/single-turn-env.ts";
 import { evaluate } from "../generate/evaluate.ts";
-import { lastAssistantText } from "../messages/message.ts";
-import { Rubric } from "../rubrics/rubric.ts";
+import { echoEnv } from "../generate/test-support.ts";
 import { lastUserText, type ScriptedServer, startScriptedServer } from "../testing/index.ts";
 import { readRun } from "./read-run.ts";
 
-const makeEnv = () => {
-  const env = new SingleTurnEnv({
-    dataset: Dataset.fromRows(
-      Array.from({ length: 4 }, (_, i) => ({ question: `echo ${i}`, answer: `echo ${i}` })),
-    ),
-    rubric: new Rubric().addReward(({ completion, answer }) => lastAssistantText(completion) === answer, {
-      name: "exact",
-    }),
-  });
-  env.envId = "echo";
-  return env;
-};
+const makeEnv = () => echoEnv(4);
 
 let server: ScriptedServer | undefined;
 let dir: string | undefined;

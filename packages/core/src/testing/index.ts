@@ -1,4 +1,5 @@
 /** @vf-rl/core/testing: a scripted OpenAI-compatible server and reply scripts, for offline tests. */
+export { concurrencyProbe } from "./concurrency-probe.ts";
 export { evaluateScripted } from "./evaluate-scripted.ts";
 export { referenceReplies } from "./reference-replies.ts";
 export type { ScriptedApi } from "./scripted-dialect.ts";
