@@ -1,21 +1,8 @@
 // The rubric on real rows and the arguments, in process; e2e.test.ts drives the vf binary.
-import type { Environment, Messages, RolloutInput } from "@vf-rl/core";
-import { createState } from "@vf-rl/core/rollout";
+import type { Messages } from "@vf-rl/core";
+import { scoreCompletion } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
-
-async function score(env: Environment, input: RolloutInput, completion: Messages) {
-  const state = createState<Record<string, unknown>>(input, {
-    model: "test",
-    sampling: {},
-    toolDefs: [],
-    signal: new AbortController().signal,
-    data: {},
-  });
-  state.completion = completion;
-  const [result] = await env.rubric.compute([state]);
-  return result!;
-}
 
 const reply = (content: string): Messages => [{ role: "assistant", content }];
 
@@ -26,7 +13,7 @@ describe("gsm8k rubric", () => {
       const { inputs } = await env.inputs({ split });
       expect(inputs.length).toBe(split === "eval" ? 1319 : 7473);
       for (const input of inputs) {
-        const result = await score(env, input, env.referenceCompletion(input));
+        const result = await scoreCompletion(env, input, env.referenceCompletion(input));
         expect(result.metrics, `row ${input.exampleId}`).toEqual({
           correct_answer: 1,
           boxed_answer: 1,
@@ -58,24 +45,26 @@ describe("gsm8k rubric", () => {
   it("rewards only a boxed answer; a right number without a box counts in the lenient metric alone", async () => {
     const env = await loadEnvironment({ numEval: 1 });
     const [input] = (await env.inputs({ split: "eval" })).inputs;
-    expect((await score(env, input!, reply("So she makes \\boxed{20}."))).metrics).toEqual({
+    expect((await scoreCompletion(env, input!, reply("So she makes \\boxed{20}."))).metrics).toEqual({
       correct_answer: 0,
       boxed_answer: 1,
       lenient_correct_answer: 0,
     });
-    const unboxed = await score(env, input!, reply("She makes $18 a day."));
+    const unboxed = await scoreCompletion(env, input!, reply("She makes $18 a day."));
     expect(unboxed.metrics).toEqual({ correct_answer: 0, boxed_answer: 0, lenient_correct_answer: 1 });
     expect(unboxed.reward).toBe(0);
-    expect((await score(env, input!, reply("2 5 9 18"))).reward).toBe(0);
-    expect((await score(env, input!, reply("<think>maybe \\boxed{18}</think> I give up."))).reward).toBe(0);
-    expect((await score(env, input!, [])).reward).toBe(0);
+    expect((await scoreCompletion(env, input!, reply("2 5 9 18"))).reward).toBe(0);
+    expect(
+      (await scoreCompletion(env, input!, reply("<think>maybe \\boxed{18}</think> I give up."))).reward,
+    ).toBe(0);
+    expect((await scoreCompletion(env, input!, [])).reward).toBe(0);
   });
 
   it("rewards the last number when asked to be lenient", async () => {
     const env = await loadEnvironment({ numEval: 1, lenient: true });
     const [input] = (await env.inputs({ split: "eval" })).inputs;
-    expect((await score(env, input!, reply("She makes $18 a day."))).reward).toBe(1);
-    expect((await score(env, input!, reply("She makes \\boxed{18} a day."))).reward).toBe(1);
+    expect((await scoreCompletion(env, input!, reply("She makes $18 a day."))).reward).toBe(1);
+    expect((await scoreCompletion(env, input!, reply("She makes \\boxed{18} a day."))).reward).toBe(1);
   });
 });
 

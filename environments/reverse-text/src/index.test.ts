@@ -1,21 +1,8 @@
 // The rubric and the arguments, in process; e2e.test.ts drives the vf binary.
-import type { Environment, Messages, RolloutInput } from "@vf-rl/core";
-import { createState } from "@vf-rl/core/rollout";
+import type { Messages } from "@vf-rl/core";
+import { scoreCompletion } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment, reverseText } from "./index.ts";
-
-async function score(env: Environment, input: RolloutInput, completion: Messages) {
-  const state = createState<Record<string, unknown>>(input, {
-    model: "test",
-    sampling: {},
-    toolDefs: [],
-    signal: new AbortController().signal,
-    data: {},
-  });
-  state.completion = completion;
-  const [result] = await env.rubric.compute([state]);
-  return result!;
-}
 
 const reply = (content: string): Messages => [{ role: "assistant", content }];
 
@@ -37,7 +24,7 @@ describe("reverse-text rubric", () => {
     const env = await loadEnvironment({});
     for (const split of ["eval", "train"] as const) {
       for (const input of (await env.inputs({ split })).inputs) {
-        const result = await score(env, input, env.referenceCompletion(input));
+        const result = await scoreCompletion(env, input, env.referenceCompletion(input));
         expect(result.metrics).toEqual({ lcs_reward: 1, format: 1 });
         expect(result.reward).toBe(1);
       }
@@ -59,18 +46,22 @@ describe("reverse-text rubric", () => {
     const { env, input } = await firstEvalInput();
     const passage = String(input.prompt[1]!.content);
     const half = input.answer.slice(0, Math.ceil(input.answer.length / 2));
-    const partial = await score(env, input, reply(`<reversed_text>${half}</reversed_text>`));
+    const partial = await scoreCompletion(env, input, reply(`<reversed_text>${half}</reversed_text>`));
     expect(partial.metrics.lcs_reward).toBeCloseTo((2 * half.length) / (half.length + input.answer.length));
     expect(partial.metrics.format).toBe(1);
 
-    const unreversed = await score(env, input, reply(`<reversed_text>\n${passage}\n</reversed_text>`));
+    const unreversed = await scoreCompletion(
+      env,
+      input,
+      reply(`<reversed_text>\n${passage}\n</reversed_text>`),
+    );
     expect(unreversed.reward).toBeGreaterThan(0);
     expect(unreversed.reward).toBeLessThan(1);
 
-    const untagged = await score(env, input, reply(input.answer));
+    const untagged = await scoreCompletion(env, input, reply(input.answer));
     expect(untagged.metrics).toEqual({ lcs_reward: 0, format: 0.2 });
-    expect((await score(env, input, reply("<reversed_text></reversed_text>"))).reward).toBe(0);
-    expect((await score(env, input, [])).metrics).toEqual({ lcs_reward: 0, format: 0 });
+    expect((await scoreCompletion(env, input, reply("<reversed_text></reversed_text>"))).reward).toBe(0);
+    expect((await scoreCompletion(env, input, [])).metrics).toEqual({ lcs_reward: 0, format: 0 });
   });
 });
 

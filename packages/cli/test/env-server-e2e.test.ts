@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { readMetrics, type TrainRow } from "@vf-rl/train";
-import { VOWELS_ENV } from "@vf-rl/train/testing";
+import { tinyRunConfig, VOWELS_ENV } from "@vf-rl/train/testing";
+import { stringify as stringifyToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf, VF_BIN } from "../src/testing/index.ts";
 
@@ -113,31 +114,8 @@ describe("vf with an env server in another process", () => {
   it("vf train trains on an [[env]] served at an address, an id it could not load itself", async () => {
     const address = await serve(VOWELS_ENV);
     const config = join(dir, "served.toml");
-    await writeFile(
-      config,
-      `max_steps = 2
-batch_size = 16
-rollouts_per_example = 4
-micro_batch_size = 8
-output_dir = "${join(dir, "train")}"
-
-[model]
-d_model = 32
-n_layers = 1
-n_heads = 4
-max_seq_len = 64
-
-[sampling]
-max_tokens = 12
-
-[[env]]
-id = "vowels-elsewhere"
-address = "${address}"
-
-[optimizer]
-learning_rate = 3e-3
-`,
-    );
+    const env = [{ id: "vowels-elsewhere", address }];
+    await writeFile(config, stringifyToml(tinyRunConfig(join(dir, "train"), { max_steps: 2, env })));
     const run = await runVf(["train", config]);
     expect(run.code, run.stderr).toBe(0);
     const { rows: metrics } = await readMetrics(join(dir, "train", "metrics.jsonl"));

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { contentText } from "@vf-rl/core";
-import { lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTimedModel } from "../src/server/test-support.ts";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
 const bridge = join(repo, "python", "vf-bridge");
@@ -21,15 +22,7 @@ let scripted: ScriptedServer;
 const servers: ChildProcess[] = [];
 
 beforeAll(async () => {
-  scripted = await startScriptedServer({
-    tokens: true,
-    record: false,
-    // "slow" rollouts stay in flight (to cancel or crash under them); "pause" ones finish late.
-    latencySeconds: (request) => {
-      const text = lastUserText(request.messages);
-      return text.includes("slow") ? 60 : text.includes("pause") ? 1.5 : 0;
-    },
-  });
+  scripted = await startTimedModel(1.5);
 });
 
 afterAll(async () => {

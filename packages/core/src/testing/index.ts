@@ -2,6 +2,7 @@
 export { concurrencyProbe } from "./concurrency-probe.ts";
 export { evaluateScripted } from "./evaluate-scripted.ts";
 export { referenceReplies } from "./reference-replies.ts";
+export { scoreCompletion } from "./score-completion.ts";
 export type { ScriptedApi } from "./scripted-dialect.ts";
 export {
   byPrompt,

@@ -3,28 +3,21 @@
  * TypeScript client over v1 and v0, against core's scripted OpenAI-compatible server.
  */
 import { randomUUID } from "node:crypto";
-import { lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import type { ScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Dealer } from "zeromq";
 import { EnvClient, EnvServerRequestError } from "../client/env-client.ts";
 import { pack, unpack } from "../wire/encoding.ts";
 import { fromRolloutOutput } from "../wire/rollout-output.ts";
 import { type EnvServer, startEnvServer } from "./env-server.ts";
+import { startTimedModel } from "./test-support.ts";
 
 let scripted: ScriptedServer;
 let server: EnvServer;
 let client: EnvClient;
 
 beforeAll(async () => {
-  scripted = await startScriptedServer({
-    tokens: true,
-    record: false,
-    // A passage that says "slow" waits a minute: long enough to be cancelled mid-rollout.
-    latencySeconds: (request) => {
-      const text = lastUserText(request.messages);
-      return text.includes("slow") ? 60 : text.includes("pause") ? 1 : 0;
-    },
-  });
+  scripted = await startTimedModel(1);
   server = await startEnvServer({ envId: "reverse-text", address: "tcp://127.0.0.1:0" });
   client = new EnvClient(server.address);
 }, 60_000);

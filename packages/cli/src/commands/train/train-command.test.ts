@@ -8,7 +8,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readMetrics, type TrainRow } from "@vf-rl/train";
-import { VOWELS_ENV, writeTinyModel } from "@vf-rl/train/testing";
+import { tinyRunConfig, writeTinyModel } from "@vf-rl/train/testing";
+import { stringify as stringifyToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf, VF_BIN } from "../../testing/index.ts";
 
@@ -18,33 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A tiny run's config file; `extra` is appended TOML. */
+/** A tiny run's config file (train/testing's tinyRunConfig, 3 steps); `extra` is appended TOML. */
 async function configFile(name: string, extra = ""): Promise<string> {
   const path = join(dir, `${name}.toml`);
-  await writeFile(
-    path,
-    `max_steps = 3
-batch_size = 16
-rollouts_per_example = 4
-micro_batch_size = 8
-output_dir = "${join(dir, name)}"
-${extra}
-[model]
-d_model = 32
-n_layers = 1
-n_heads = 4
-max_seq_len = 64
-
-[sampling]
-max_tokens = 12
-
-[[env]]
-id = "${VOWELS_ENV}"
-
-[optimizer]
-learning_rate = 3e-3
-`,
-  );
+  await writeFile(path, `${stringifyToml(tinyRunConfig(join(dir, name), { max_steps: 3 }))}\n${extra}`);
   return path;
 }
 
