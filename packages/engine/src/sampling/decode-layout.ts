@@ -14,8 +14,11 @@
 import type { ModelConfig } from "../config.ts";
 import { parameterCount, tensorViews } from "../params.ts";
 
-/** Rows run through the layers together: enough for full-speed products, few enough for small buffers. */
-export const CHUNK_ROWS = 512;
+/**
+ * Rows run through the layers together: enough for full-speed products (the kernels work in tiles
+ * of four rows), few enough that a sampler's memory starts small.
+ */
+export const CHUNK_ROWS = 128;
 /** Most sequences one pass steps (a step of more makes several passes). */
 export const MAX_OUTPUTS = 256;
 
@@ -52,8 +55,20 @@ export interface DecodeLayout {
   slotSize: number;
 }
 
-/** The layout for a model with this config. */
+const layouts = new Map<string, DecodeLayout>();
+
+/** The layout for a model with this config (worked out once per config). */
 export function decodeLayout(config: ModelConfig): DecodeLayout {
+  const key = JSON.stringify(config);
+  let layout = layouts.get(key);
+  if (layout === undefined) {
+    layout = layoutOf(config);
+    layouts.set(key, layout);
+  }
+  return layout;
+}
+
+function layoutOf(config: ModelConfig): DecodeLayout {
   const { dModel: C, dFF: F, vocabSize: V, maxSeqLen: T, nLayers: L } = config;
   const R = CHUNK_ROWS;
   const P = parameterCount(config);

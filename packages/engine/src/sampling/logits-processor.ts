@@ -28,9 +28,33 @@ export interface Pick extends TokenLogprob {
   top: TokenLogprob[];
 }
 
+/** The WebAssembly memory of a thread's processors: their z, and the two kernels over it. */
+interface SharedMemory {
+  z: Float64Array;
+  sumExp: (z: number, n: number, max: number) => number;
+  drawIndex: (z: number, n: number, lse: number, u: number) => number;
+}
+let shared: SharedMemory | null = null;
+
+/**
+ * The thread's memory for processors of up to V tokens. Processors share it: `pick` fills z and
+ * reads it back before it returns, so no two of them ever use it at once.
+ */
+function sharedMemory(V: number): SharedMemory {
+  if (shared === null || shared.z.length < V) {
+    const heap = new WasmHeap({ floats: 2 * V, kernels: [sumExpFunction, drawFunction] });
+    shared = {
+      z: new Float64Array(heap.floats.buffer, 0, V),
+      sumExp: heap.kernel("sumExp"),
+      drawIndex: heap.kernel("draw"),
+    };
+  }
+  return shared;
+}
+
 /** Picks tokens from logit rows; holds scratch buffers for a vocabulary of V. */
 export class LogitsProcessor {
-  private readonly z: Float64Array; // (V) processed logits, at the start of a WebAssembly memory
+  private readonly z: Float64Array; // (V) processed logits, in the thread's shared WebAssembly memory
   private readonly keep: Uint8Array; // (V) 1 for tokens that survive truncation
   private allKept = true; // whether keep is all ones: then the exponentials run in WebAssembly
   private readonly order: number[]; // token ids, sorted by probability when truncating
@@ -39,10 +63,10 @@ export class LogitsProcessor {
   private readonly drawIndex: (z: number, n: number, lse: number, u: number) => number;
 
   constructor(private readonly V: number) {
-    const heap = new WasmHeap({ floats: 2 * V, kernels: [sumExpFunction, drawFunction] });
-    this.z = new Float64Array(heap.floats.buffer, 0, V);
-    this.sumExp = heap.kernel("sumExp");
-    this.drawIndex = heap.kernel("draw");
+    const shared = sharedMemory(V);
+    this.z = shared.z.subarray(0, V);
+    this.sumExp = shared.sumExp;
+    this.drawIndex = shared.drawIndex;
     this.keep = new Uint8Array(V);
     this.order = Array.from({ length: V }, (_, i) => i);
   }
