@@ -23,20 +23,7 @@
  */
 import type { ModelConfig } from "../config.ts";
 import { EXP_PAIR_SCRATCH, EXP_SCRATCH, expF64, expF64x2, expLocalsOf, expPairLocalsOf } from "./exp-wasm.ts";
-import { i32, namedLocals, op, seq, type WasmFunction } from "./wasm-assembler.ts";
-
-/** `while (ptr + span <= end) { body; ptr += step }` over i32 locals. */
-function whileFits(ptr: number, span: number, end: number, step: number, body: number[]): number[] {
-  return seq(
-    op.block,
-    op.loop,
-    seq(op.get(ptr), op.i32Const(span), op.i32Add, op.get(end), op.i32GtU, op.brIf(1)),
-    body,
-    seq(op.get(ptr), op.i32Const(step), op.i32Add, op.set(ptr), op.br(0)),
-    op.end,
-    op.end,
-  );
-}
+import { advance, i32, namedLocals, op, seq, type WasmFunction, whileFits } from "./wasm-assembler.ts";
 
 /** i8x16 shuffle indices that pick four f32 lanes (0..3 from the first vector, 4..7 the second). */
 function lanes(...picks: number[]): number[] {
@@ -253,8 +240,6 @@ function assembleAttentionRow(C: number, H: number, T: number): WasmFunction {
         ),
       ),
     );
-    const advance = (ptr: number, bytes: number): number[] =>
-      seq(get(ptr), op.i32Const(bytes), op.i32Add, op.set(ptr));
 
     return seq(
       // this row's key and value join the cache at `pos`
@@ -267,8 +252,13 @@ function assembleAttentionRow(C: number, H: number, T: number): WasmFunction {
       // scores and their max: four keys at a time, then one at a time
       seq(op.f64x2Const([-Infinity, -Infinity]), op.set(at.maxv), op.f64Const(-Infinity), op.set(at.max)),
       seq(get(at.keys), op.set(at.kr), get(at.probs), op.set(at.pr)),
-      whileFits(at.kr, 4 * rowBytes, at.keysEnd, 4 * rowBytes, seq(scoreFour, advance(at.pr, 16))),
-      whileFits(at.kr, rowBytes, at.keysEnd, rowBytes, seq(scoreOne, advance(at.pr, 4))),
+      whileFits(
+        at.kr,
+        4 * rowBytes,
+        at.keysEnd,
+        seq(scoreFour, advance(at.pr, 16), advance(at.kr, 4 * rowBytes)),
+      ),
+      whileFits(at.kr, rowBytes, at.keysEnd, seq(scoreOne, advance(at.pr, 4), advance(at.kr, rowBytes))),
       ...[0, 1].map((lane) =>
         seq(
           seq(get(at.maxv), op.f64x2ExtractLane(lane), op.set(at.v)),
@@ -277,17 +267,17 @@ function assembleAttentionRow(C: number, H: number, T: number): WasmFunction {
       ),
       // exponentials and their sum in key order
       seq(op.f64Const(0), op.set(at.sum), get(at.probs), op.set(at.pr)),
-      whileFits(at.pr, 8, at.probsEnd, 8, exponentialTwo),
-      whileFits(at.pr, 4, at.probsEnd, 4, exponentialOne),
+      whileFits(at.pr, 8, at.probsEnd, seq(exponentialTwo, advance(at.pr, 8))),
+      whileFits(at.pr, 4, at.probsEnd, seq(exponentialOne, advance(at.pr, 4))),
       seq(op.f64Const(1), get(at.sum), op.f64Div, op.set(at.inv)),
       seq(get(at.probs), op.set(at.pr)),
-      whileFits(at.pr, 8, at.probsEnd, 8, normalizeTwo),
-      whileFits(at.pr, 4, at.probsEnd, 4, normalizeOne),
+      whileFits(at.pr, 8, at.probsEnd, seq(normalizeTwo, advance(at.pr, 8))),
+      whileFits(at.pr, 4, at.probsEnd, seq(normalizeOne, advance(at.pr, 4))),
       // the weighted sum of the values
       ...count(vectors).map((m) => seq(op.v128Zero, op.set(local(`av${m}`)))),
       ...count(tail).map((t) => seq(op.f32Const0, op.set(local(`as${t}`)))),
       seq(get(at.keys), op.set(at.kr), get(at.probs), op.set(at.pr)),
-      whileFits(at.kr, rowBytes, at.keysEnd, rowBytes, seq(weigh, advance(at.pr, 4))),
+      whileFits(at.kr, rowBytes, at.keysEnd, seq(weigh, advance(at.pr, 4), advance(at.kr, rowBytes))),
       ...count(vectors).map((m) => seq(get(at.out), get(local(`av${m}`)), op.v128Store(qOff + 16 * m))),
       ...count(tail).map((t) => seq(get(at.out), get(local(`as${t}`)), op.f32Store(qOff + tailAt(t)))),
     );

@@ -11,22 +11,9 @@
  * (z a byte address; every token kept: the processor keeps its own loops when it truncates.)
  */
 import { EXP_PAIR_SCRATCH, EXP_SCRATCH, expF64, expF64x2, expLocalsOf, expPairLocalsOf } from "./exp-wasm.ts";
-import { f64, i32, namedLocals, op, seq, type WasmFunction } from "./wasm-assembler.ts";
+import { f64, i32, namedLocals, op, seq, type WasmFunction, whileFits } from "./wasm-assembler.ts";
 
 const get = op.get;
-
-/** `while (ptr + span <= end) { body }` over i32 locals; the body advances ptr. */
-function whileFits(ptr: number, span: number, end: number, body: number[]): number[] {
-  return seq(
-    op.block,
-    op.loop,
-    seq(get(ptr), op.i32Const(span), op.i32Add, get(end), op.i32GtU, op.brIf(1)),
-    body,
-    op.br(0),
-    op.end,
-    op.end,
-  );
-}
 
 const sumNames = namedLocals({
   params: { z: i32, n: i32, max: f64 },

@@ -8,7 +8,7 @@
  *   swiglu(h13, act, rows, F)     (byte addresses; act is (rows, F))
  */
 import { EXP_PAIR_SCRATCH, EXP_SCRATCH, expF64, expF64x2, expLocalsOf, expPairLocalsOf } from "./exp-wasm.ts";
-import { i32, namedLocals, op, seq, type WasmFunction } from "./wasm-assembler.ts";
+import { advance, i32, namedLocals, op, seq, type WasmFunction, whileFits } from "./wasm-assembler.ts";
 
 const { at, params, locals } = namedLocals({
   params: { h13: i32, act: i32, rows: i32, F: i32 },
@@ -19,22 +19,6 @@ const { at, params, locals } = namedLocals({
 const get = op.get;
 const scalarExp = expLocalsOf(at, at.x, at.e);
 const pairExp = expPairLocalsOf(at, at.x2, at.e2, scalarExp);
-
-/** `while (ptr + span <= end) { body }` over i32 locals; the body advances ptr. */
-function whileFits(ptr: number, span: number, end: number, body: number[]): number[] {
-  return seq(
-    op.block,
-    op.loop,
-    seq(get(ptr), op.i32Const(span), op.i32Add, get(end), op.i32GtU, op.brIf(1)),
-    body,
-    op.br(0),
-    op.end,
-    op.end,
-  );
-}
-
-const advance = (ptr: number, bytes: number): number[] =>
-  seq(get(ptr), op.i32Const(bytes), op.i32Add, op.set(ptr));
 
 // two columns: g = gate, σ = 1 / (1 + exp(−g)), act = float32((g·σ)·up), up F floats after the gate
 const two = seq(

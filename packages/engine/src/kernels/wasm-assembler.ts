@@ -199,6 +199,24 @@ export function forStep(counter: number, step: number, limit: number, body: numb
   );
 }
 
+/** `while (ptr + span <= end) { body }` over i32 locals (compared unsigned: addresses); the body advances ptr. */
+export function whileFits(ptr: number, span: number, end: number, body: number[]): number[] {
+  return seq(
+    op.block,
+    op.loop,
+    seq(op.get(ptr), op.i32Const(span), op.i32Add, op.get(end), op.i32GtU, op.brIf(1)),
+    body,
+    op.br(0),
+    op.end,
+    op.end,
+  );
+}
+
+/** `ptr += bytes` for an i32 local. */
+export function advance(ptr: number, bytes: number): number[] {
+  return seq(op.get(ptr), op.i32Const(bytes), op.i32Add, op.set(ptr));
+}
+
 /** `local += other` for i32 locals. */
 export function addLocal(local: number, other: number): number[] {
   return seq(op.get(local), op.get(other), op.i32Add, op.set(local));
