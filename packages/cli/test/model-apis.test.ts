@@ -55,7 +55,10 @@ describe("vf eval over each model API", () => {
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(rows).toHaveLength(3);
       expect(rows[0]!.completion).toContainEqual(expect.objectContaining({ role: "tool" }));
-      rowsByApi.set(api, rows.map(comparable));
+      // Rows are saved as rollouts finish, in an order a loaded machine may change.
+      const byExample = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+        Number(a.example_id) - Number(b.example_id);
+      rowsByApi.set(api, rows.map(comparable).sort(byExample));
     });
   }
 
