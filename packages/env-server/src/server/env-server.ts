@@ -66,7 +66,10 @@ export interface EnvServer {
   workers(): StatsReply["workers"];
   /** What the server holds now: the reply of the `stats` method. */
   stats(): StatsReply;
-  /** Refuses new runs, finishes the accepted ones, then stops the workers. */
+  /**
+   * Refuses new runs, finishes the accepted ones, stops the workers, waits up to 30 s for clients
+   * to read the replies held for them, then closes.
+   */
   drain(): Promise<void>;
   /** Stops now: runs still pending are answered with an error. */
   close(): Promise<void>;
@@ -80,6 +83,9 @@ const DEFAULTS = {
   maxQueued: 4096,
   maxQueuedReplies: 10_000,
 };
+/** How long a drain waits for clients to read the replies held for them, and then for ZeroMQ to send its queue. */
+const DRAIN_GRACE_MS = 30_000;
+const DRAIN_LINGER_MS = 2_000;
 /** Messages ZeroMQ queues from one client before the broker reads them (it reads without pause). */
 const RECEIVE_QUEUE = 10_000;
 const text = new TextDecoder();
@@ -440,11 +446,19 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     if (state === "draining" && acceptedWork === 0) drained?.();
   };
 
-  const shutdown = async () => {
-    state = "closed";
+  /** Stops the workers and the socket; `graceful` (a drain) first lets slow clients read what is held for them. */
+  const shutdown = async (graceful: boolean) => {
     await Promise.all(workers.filter((w): w is Worker => w !== undefined).map((w) => stopWorker(w.child)));
+    if (graceful && !(await replies.emptied(DRAIN_GRACE_MS))) {
+      log(
+        `${replies.held} replies were not read by their clients within ${DRAIN_GRACE_MS / 1000} s: dropped`,
+      );
+    }
+    state = "closed";
     await replies.flushed();
     replies.close();
+    // What ZeroMQ still queues for clients goes out while they read, for a little while.
+    if (graceful && !front.closed) front.linger = DRAIN_LINGER_MS;
     front.close();
     rmSync(ipcDir, { recursive: true, force: true });
   };
@@ -468,7 +482,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       if (state !== "running") return;
       state = "draining";
       if (acceptedWork > 0) await new Promise<void>((resolve) => (drained = resolve));
-      await shutdown();
+      await shutdown(true);
       await receiving;
     },
     close: async () => {
@@ -485,7 +499,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
           );
       }
       acceptedWork = 0;
-      await shutdown();
+      await shutdown(false);
       await receiving;
     },
   };

@@ -68,6 +68,16 @@ export class ReplySender {
     return this.droppedCount;
   }
 
+  /** Resolves true once no reply is held for any client (each has read enough), false after `timeoutMs`. */
+  async emptied(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.backlog.size > 0) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+    return true;
+  }
+
   /** Resolves when every reply given so far was sent, held or dropped. */
   flushed(): Promise<void> {
     return this.tail;
