@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "./cli-errors.ts";
-import { countOrAllFlag, integerFlag, numberFlag, portFlag } from "./flag-values.ts";
+import { countOrAllFlag, integerFlag, numberFlag, portFlag, threadsFlag } from "./flag-values.ts";
 
 describe("flag values", () => {
   it("take whole numbers within their bounds", () => {
@@ -38,5 +38,13 @@ describe("flag values", () => {
     expect(() => portFlag("--port")("99999")).toThrow(
       '--port must be a port from 0 to 65535 (0: any free port), got "99999"',
     );
+  });
+
+  it("take a number of threads, or auto", () => {
+    const threads = threadsFlag("--threads");
+    expect(threads("auto")).toBe("auto");
+    expect(threads("2")).toBe(2);
+    expect(() => threads("0")).toThrow('--threads must be a whole number ≥ 1 or "auto", got "0"');
+    expect(() => threads("two")).toThrow('--threads must be a whole number ≥ 1 or "auto", got "two"');
   });
 });

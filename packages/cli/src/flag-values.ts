@@ -35,6 +35,19 @@ export function integerFlag(flag: string, min = Number.NEGATIVE_INFINITY) {
   };
 }
 
+/** A number of threads (at least 1), or "auto" for the engine's choice. */
+export function threadsFlag(flag: string) {
+  const parse = integerFlag(flag, 1);
+  return (value: string): number | "auto" => {
+    if (value === "auto") return "auto";
+    try {
+      return parse(value);
+    } catch {
+      throw new UsageError(`${flag} must be a whole number ≥ 1 or "auto", got "${value}"`);
+    }
+  };
+}
+
 /** A count where -1 means "all": `-n -5` is a mistake, not a synonym for all. */
 export function countOrAllFlag(flag: string) {
   const parse = integerFlag(flag);

@@ -37,8 +37,11 @@ export type EngineServerOptions = (
   modelName?: string;
   /** Most sequences stepped together (default 64, per thread); more wait in arrival order. */
   maxBatch?: number;
-  /** Threads that sample (default 1); each of n − 1 worker threads steps a batch of its own. */
-  threads?: number;
+  /**
+   * Threads that sample (default "auto": 2 on a machine of two cores or more); each of n − 1 worker
+   * threads steps a batch of its own, started when requests first run at once.
+   */
+  threads?: number | "auto";
   /** Largest request body in bytes (default 4 MiB); larger ones get 413. */
   maxBodyBytes?: number;
   /** Logprob returned per token: of the processed distribution (default, what RL needs) or the raw softmax. */
@@ -67,7 +70,7 @@ const DEFAULTS = {
   host: "127.0.0.1",
   modelName: BUILTIN_MODEL_NAME,
   maxBatch: 64,
-  threads: 1,
+  threads: "auto" as const,
   maxBodyBytes: 4 * 1024 * 1024,
   logprobsMode: "processed" as const,
 };

@@ -1,7 +1,7 @@
 /**
  * A lane of the generation scheduler: one BatchSampler and the loop that steps it while any of its
  * sequences runs, yielding to the event loop between steps so that sequences added meanwhile join
- * at the next step. The scheduler has one lane on its own thread (LocalLane) and, with `threads: 2`,
+ * at the next step. The scheduler has one lane on its own thread (LocalLane) and, with two threads,
  * one on a worker thread (worker-lane.ts, which runs a LocalLane there), so the two cores each step
  * their own sequences without waiting for each other.
  */
@@ -33,6 +33,8 @@ export interface LaneListener {
 export interface GenerationLane {
   /** Sequences running or waiting in this lane. */
   readonly active: number;
+  /** Whether it takes new sequences (a worker lane once its thread has started, until it stops). */
+  readonly ready: boolean;
   /** Starts a sequence (its prompt already checked, `checkPrompt`). */
   add(sequence: LaneSequence): void;
   /** Stops a sequence; no more events come for it. */
@@ -59,6 +61,10 @@ export class LocalLane implements GenerationLane {
 
   get active(): number {
     return this.sampler.active;
+  }
+
+  get ready(): boolean {
+    return !this.closed;
   }
 
   add({ id, prompt, params, stream, topLogprobs }: LaneSequence): void {

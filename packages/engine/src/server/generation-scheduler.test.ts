@@ -1,7 +1,8 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { renderChat } from "../tokenizer/chat-template.ts";
 import { SamplingParams } from "../trainer/protocol.ts";
-import { GenerationCancelledError, GenerationScheduler } from "./generation-scheduler.ts";
+import { GenerationCancelledError, GenerationScheduler, PROMPT_SLACK } from "./generation-scheduler.ts";
 import { randomModel } from "./test-support.ts";
 
 const prompt = renderChat([{ role: "user", content: "hi" }], { addGenerationPrompt: true });
@@ -109,4 +110,51 @@ describe("the generation scheduler", () => {
       scheduler.close();
     }
   });
+
+  it.skipIf(availableParallelism() < 2)(
+    "by default keeps a single stream on this thread, and spreads concurrent ones over two, a burst of one prompt too",
+    { timeout: 120_000 },
+    async () => {
+      const model = randomModel();
+      const scheduler = new GenerationScheduler(model);
+      const alone = new GenerationScheduler(model, { threads: 1 });
+      const request = (seed: number) => ({ prompt, params: { ...params, seed }, stream: 0 });
+      try {
+        for (const seed of [1, 2, 3]) await scheduler.generate(request(seed));
+        expect(scheduler.started).toEqual({ main: 3, workers: 0 });
+        // waves of two prompts at once start the worker; later waves use it once it is ready
+        const other = renderChat([{ role: "user", content: "ho" }], { addGenerationPrompt: true });
+        const deadline = Date.now() + 60_000;
+        for (let wave = 0; scheduler.started.workers === 0 && Date.now() < deadline; wave++) {
+          await Promise.all([
+            scheduler.generate(request(10 + wave)),
+            scheduler.generate({ ...request(500 + wave), prompt: other }),
+          ]);
+        }
+        expect(scheduler.started.workers).toBeGreaterThan(0);
+        // a group of samples of one prompt stays on one lane, sharing its prefill
+        const before = { ...scheduler.started };
+        const group = await Promise.all(
+          Array.from({ length: PROMPT_SLACK }, (_, i) => scheduler.generate(request(1000 + i))),
+        );
+        const main = scheduler.started.main - before.main;
+        expect([0, PROMPT_SLACK]).toContain(main);
+        // a burst of one prompt spreads over both lanes, evenly within PROMPT_SLACK
+        const start = { ...scheduler.started };
+        const seeds = Array.from({ length: 48 }, (_, i) => 2000 + i);
+        const burst = await Promise.all(seeds.map((seed) => scheduler.generate(request(seed))));
+        const onMain = scheduler.started.main - start.main;
+        const onWorker = scheduler.started.workers - start.workers;
+        expect(onMain + onWorker).toBe(48);
+        expect(Math.abs(onMain - onWorker)).toBeLessThanOrEqual(PROMPT_SLACK);
+        // and every sequence is what it is alone
+        for (const [i, seed] of seeds.entries()) {
+          expect(burst[i]!.sequence).toEqual((await alone.generate(request(seed))).sequence);
+        }
+        expect(group[0]!.sequence).toEqual((await alone.generate(request(1000))).sequence);
+      } finally {
+        scheduler.close();
+      }
+    },
+  );
 });

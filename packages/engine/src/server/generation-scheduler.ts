@@ -2,14 +2,18 @@
  * Continuous batching for the server: every request's sequences join a lane (generation-lane.ts),
  * a BatchSampler stepped while any of its sequences runs, yielding to the event loop between steps
  * so that requests that arrive meanwhile join at the next step. Throughput therefore grows with
- * concurrency. With `threads: n`, n − 1 more lanes run on worker threads (worker-lane.ts): a new
- * sequence goes to the lane already running its prompt (so the prompt is prefilled once), else to
- * the least busy one; each lane steps on its own core and none waits for another.
+ * concurrency. With `threads: n` (by default two on a machine of two cores or more), n − 1 more
+ * lanes run on worker threads (worker-lane.ts), started when a sequence arrives while another runs:
+ * a single stream stays on this thread. A new sequence goes to the least busy lane, or to a lane
+ * already running its prompt if that one is at most PROMPT_SLACK sequences busier (so an RL group's
+ * samples share one prefill, and a burst of one prompt still spreads over the cores); each lane
+ * steps on its own core and none waits for another.
  *
  * Weight updates drain: sequences already started finish on the old weights, sequences that arrive
  * after the update was asked for wait, and once nothing runs the weights are swapped and the waiting
  * sequences start on the new ones. No sequence ever mixes two sets of weights.
  */
+import { availableParallelism } from "node:os";
 import { EngineError } from "../errors.ts";
 import type { Transformer } from "../model.ts";
 import { checkPrompt, type TokenEvent } from "../sampling/batch-sampler.ts";
@@ -55,10 +59,23 @@ export interface GenerationSchedulerOptions {
   /** Most sequences stepped together per lane (default 64); more wait in arrival order. */
   maxBatch?: number;
   /**
-   * Threads that sample (default 1). With n > 1, n − 1 worker threads each step a lane of
-   * sequences of their own, started when sequences first run at once; float32 models only.
+   * Threads that sample (default "auto": 2 where the machine has two cores or more, else 1). With
+   * n > 1, n − 1 worker threads each step a lane of sequences of their own, started when sequences
+   * first run at once; float32 models only (float64 ones sample on this thread).
    */
-  threads?: number;
+  threads?: number | "auto";
+}
+
+/**
+ * How many more sequences than the least busy lane a lane already running a prompt may hold and
+ * still take another sample of it: enough for an RL group to share one prefill, few enough that a
+ * burst of one prompt spreads evenly over the lanes.
+ */
+export const PROMPT_SLACK = 8;
+
+/** The threads "auto" stands for: both cores of a two-core machine (more lanes gain little on a small model). */
+export function autoThreads(): number {
+  return Math.min(2, availableParallelism());
 }
 
 /** Runs generation requests over one model, batched together. */
@@ -69,7 +86,7 @@ export class GenerationScheduler {
   private readonly threads: number;
   private readonly jobs = new Map<number, Job>();
   private readonly held: Job[] = []; // arrived during a weight update
-  private readonly promptLanes = new Map<string, { lane: GenerationLane; count: number }>();
+  private readonly promptLanes = new Map<string, Map<GenerationLane, number>>(); // lanes running a prompt, and how many of its sequences
   private readonly promptKeys = new Map<number, string>(); // job id → its prompt's key
   private nextId = 0;
   private updates: Promise<unknown> = Promise.resolve();
@@ -88,7 +105,8 @@ export class GenerationScheduler {
     options: GenerationSchedulerOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 64;
-    this.threads = model.dtype === "f32" ? (options.threads ?? 1) : 1;
+    const threads = options.threads ?? "auto";
+    this.threads = model.dtype !== "f32" ? 1 : threads === "auto" ? autoThreads() : threads;
     this.local = new LocalLane(model, this.maxBatch, this.listener);
   }
 
@@ -173,26 +191,33 @@ export class GenerationScheduler {
     job.lane = lane;
     this.jobs.set(id, job);
     this.promptKeys.set(id, key);
-    const shared = this.promptLanes.get(key);
-    if (shared === undefined) this.promptLanes.set(key, { lane, count: 1 });
-    else shared.count += 1;
+    const lanes = this.promptLanes.get(key) ?? new Map<GenerationLane, number>();
+    lanes.set(lane, (lanes.get(lane) ?? 0) + 1);
+    this.promptLanes.set(key, lanes);
     lane.add({ id, prompt, params, stream, topLogprobs: topLogprobs ?? 0 });
     if (lane === this.local) this.started.main += 1;
     else this.started.workers += 1;
     this.listen(job, id);
   }
 
-  /** The lane already running this prompt, else the least busy one (starting the workers when needed). */
+  /**
+   * The least busy lane running this prompt if it is at most PROMPT_SLACK sequences busier than the
+   * least busy lane, else the least busy lane (this thread's on a tie). Starts the worker threads
+   * when a sequence arrives while another runs.
+   */
   private laneFor(key: string): GenerationLane {
-    const shared = this.promptLanes.get(key);
-    if (shared !== undefined) return shared.lane;
     if (this.workers.length === 0 && this.threads > 1 && this.local.active > 0) {
       for (let i = 1; i < this.threads; i++)
         this.workers.push(new WorkerLane(this.model, this.maxBatch, this.listener));
     }
-    let best: GenerationLane = this.local;
-    for (const worker of this.workers) if (worker.ready && worker.active < best.active) best = worker;
-    return best;
+    let least: GenerationLane = this.local;
+    for (const worker of this.workers) if (worker.ready && worker.active < least.active) least = worker;
+    let holder: GenerationLane | null = null;
+    for (const lane of this.promptLanes.get(key)?.keys() ?? []) {
+      if (!lane.ready || lane.active > least.active + PROMPT_SLACK) continue;
+      if (holder === null || lane.active < holder.active) holder = lane;
+    }
+    return holder ?? least;
   }
 
   /** Rejects the job when its signal aborts, wherever it is (held, or in a lane as `id`). */
@@ -251,12 +276,17 @@ export class GenerationScheduler {
   }
 
   private forget(id: number): void {
+    const lane = this.jobs.get(id)?.lane;
     this.jobs.delete(id);
     const key = this.promptKeys.get(id);
     this.promptKeys.delete(id);
-    if (key === undefined) return;
-    const shared = this.promptLanes.get(key);
-    if (shared !== undefined && --shared.count === 0) this.promptLanes.delete(key);
+    if (key === undefined || lane == null) return;
+    const lanes = this.promptLanes.get(key);
+    const count = lanes?.get(lane);
+    if (lanes === undefined || count === undefined) return;
+    if (count > 1) lanes.set(lane, count - 1);
+    else lanes.delete(lane);
+    if (lanes.size === 0) this.promptLanes.delete(key);
   }
 
   private lanesActive(): number {

@@ -4,7 +4,7 @@
  */
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
-import { integerFlag, portFlag } from "../../flag-values.ts";
+import { integerFlag, portFlag, threadsFlag } from "../../flag-values.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 
@@ -14,7 +14,7 @@ interface ServeFlags {
   host: string;
   name: string;
   maxBatch: number;
-  threads: number;
+  threads: number | "auto";
 }
 
 export function registerServe(program: Command, io: Output): void {
@@ -28,9 +28,9 @@ export function registerServe(program: Command, io: Output): void {
     .option("--max-batch <n>", "most sequences sampled together", integerFlag("--max-batch", 1), 64)
     .option(
       "--threads <n>",
-      "threads that sample (each more one steps a batch of its own)",
-      integerFlag("--threads", 1),
-      1,
+      'threads that sample (each more one steps a batch of its own); "auto": 2 on a machine of two cores or more',
+      threadsFlag("--threads"),
+      "auto",
     )
     .addHelpText(
       "after",
