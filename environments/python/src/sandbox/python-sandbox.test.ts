@@ -115,7 +115,8 @@ describe("PythonSandbox", () => {
   it("measures its start-up and a call's round trip, leaving nothing behind", async () => {
     const { startMs, callMs } = await checkSandbox(SandboxOptions.parse({ tempDir: scratch }));
     expect(startMs).toBeGreaterThan(0);
-    expect(callMs).toBeGreaterThan(0);
+    // Whole milliseconds: a quick call of 6 * 7 is often 0.
+    expect(callMs).toBeGreaterThanOrEqual(0);
     const overhead = await measureOverhead(SandboxOptions.parse({ tempDir: scratch }), {
       starts: 2,
       calls: 20,
