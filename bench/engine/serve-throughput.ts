@@ -104,7 +104,12 @@ function cpuNote(m: Measured): string {
 }
 
 try {
-  await measure(8, 2); // warm up the JIT of both processes
+  // Warm up both processes' JIT and, with threads, the worker's start (its copy of the weights and
+  // its WebAssembly): until that is done it shares the cores with the single stream measured next,
+  // which made one stream look up to a third slower and the speed-up larger than it is.
+  await measure(8, 2);
+  await measure(concurrency, 1);
+  await measure(1, 20);
   const single = best(await measure(1, 10), await measure(1, 10));
   const many = best(await measure(concurrency, 2), await measure(concurrency, 2));
   console.log(
