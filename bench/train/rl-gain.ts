@@ -8,6 +8,7 @@
  * curve is, then the acceptance targets of the environment when it has some:
  *
  *   reverse-text      training ≤ 15 min; sampled gain ≥ 0.15, intervals apart; greedy intervals apart
+ *   tool-arithmetic   training ≤ 20 min; greedy gain ≥ 0.15 on ≥ 400 rollouts, intervals apart
  *
  *   npx tsx bench/train/rl-gain.ts [--env reverse-text] [--config configs/train/ENV.toml]
  *       [--eval-args JSON] [--rows 100] [--rollouts 4] [--greedy-rows N] [--out outputs/bench/ENV]
@@ -63,6 +64,7 @@ interface Targets {
 }
 const TARGETS: Record<string, Targets> = {
   "reverse-text": { maxMinutes: 15, sampledGain: 0.15, greedyGain: 0, greedyRollouts: 0 },
+  "tool-arithmetic": { maxMinutes: 20, greedyGain: 0.15, greedyRollouts: 400 },
 };
 
 /** Runs vf to the end, streaming its output; resolves with the exit code and what it printed. */
