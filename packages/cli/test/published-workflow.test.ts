@@ -214,10 +214,11 @@ describe("a user's project, from the registry", () => {
     hubUrl = /listening on (http:\/\/\S+?);/.exec(out)?.[1] ?? "";
     apiKey = /API key\s+(\S+)/.exec(out)?.[1] ?? "";
     expect(hubUrl, out).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // As the README has it: after `cd environments/my-env && npm install && npm test`, push from there.
     const pushed = await ok(
       "npx",
-      ["vf", "env", "push", "environments/my_env", "--hub", hubUrl],
-      project,
+      ["vf", "env", "push", "--hub", hubUrl],
+      join(project, "environments", "my_env"),
       userEnv({ VF_API_KEY: apiKey }),
     );
     expect(pushed.stdout).toContain("pushed admin/my-env@0.1.0");
