@@ -40,7 +40,7 @@ export type { AddOptions, BatchSamplerOptions, TokenEvent } from "./sampling/bat
 export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";
 export type { Pick, TokenLogprob } from "./sampling/logits-processor.ts";
 export type { EngineServer, EngineServerOptions, ErrorBody } from "./server/index.ts";
-export { ApiError, startEngineServer, toolsSection } from "./server/index.ts";
+export { ApiError, startEngineServer } from "./server/index.ts";
 export type { ChatMessageInput, ParsedToolCall, RenderChatOptions } from "./tokenizer/chat-template.ts";
 export {
   ChatMessage,
@@ -51,6 +51,7 @@ export {
 } from "./tokenizer/chat-template.ts";
 export type { DecodeOptions, EncodeOptions, SpecialToken } from "./tokenizer/tokenizer.ts";
 export { ByteTokenizer, SPECIAL_TOKENS, tokenizer } from "./tokenizer/tokenizer.ts";
+export { ChatTool, toolsSection, withToolsSection } from "./tokenizer/tools-section.ts";
 export { HttpTrainer, type HttpTrainerOptions } from "./trainer/http/http-trainer.ts";
 export {
   createTrainerApp,

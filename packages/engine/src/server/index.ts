@@ -1,7 +1,6 @@
 /** The engine's OpenAI-compatible HTTP server (with vLLM's token fields and weight updates). */
 
 export { ApiError, type ErrorBody } from "./api-error.ts";
-export { toolsSection } from "./chat-prompt.ts";
 export { type EngineServer, type EngineServerOptions, startEngineServer } from "./engine-server.ts";
 export {
   type Generated,

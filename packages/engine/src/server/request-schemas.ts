@@ -5,6 +5,7 @@
  * clients send many this server has no use for (user, metadata, store, ...); `null` means absent.
  */
 import { z } from "zod";
+import { ChatTool } from "../tokenizer/tools-section.ts";
 
 /** Sampling fields shared by both completion routes. */
 const SamplingFields = {
@@ -56,15 +57,7 @@ export const RequestMessage = z.object({
 export type RequestMessage = z.infer<typeof RequestMessage>;
 
 /** A function tool offered to the model. */
-export const RequestTool = z.object({
-  type: z.literal("function"),
-  function: z.object({
-    name: z.string().min(1),
-    description: z.string().nullish(),
-    parameters: z.record(z.string(), z.unknown()).nullish(),
-    strict: z.boolean().nullish(),
-  }),
-});
+export const RequestTool = ChatTool;
 export type RequestTool = z.infer<typeof RequestTool>;
 
 /** POST /v1/chat/completions. */

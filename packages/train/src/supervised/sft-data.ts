@@ -1,5 +1,6 @@
 /**
- * Reading SFT data: a JSONL file with one conversation per line (`{"messages": [...]}`), checked
+ * Reading SFT data: a JSONL file with one conversation per line (`{"messages": [...]}`, with
+ * `"tools": [...]` when it was offered tools), checked
  * line by line so that a bad line is reported with its number and what is wrong with it.
  */
 import { readFile } from "node:fs/promises";

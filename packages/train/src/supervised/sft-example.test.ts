@@ -1,10 +1,10 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { tokenizer } from "@vf-rl/engine";
+import { BASE_MODEL_DIR, startEngineServer, tokenizer } from "@vf-rl/engine";
 import { describe, expect, it } from "vitest";
 import { DataFileError, readConversations } from "./sft-data.ts";
-import { conversationItem } from "./sft-example.ts";
+import { conversationItem, modelMessages, SftConversation } from "./sft-example.ts";
 
 describe("a conversation as a training sequence", () => {
   it("trains the assistant turns' text and end-of-turn marker, nothing else", () => {
@@ -52,5 +52,71 @@ describe("reading conversations from JSONL", () => {
       /data\.jsonl:2 is not JSON/,
     );
     await expect(readConversations("/nowhere/data.jsonl")).rejects.toBeInstanceOf(DataFileError);
+  });
+});
+
+describe("a conversation that was offered tools", () => {
+  const tools = [
+    {
+      type: "function" as const,
+      function: {
+        name: "calculate",
+        description: "Evaluate an arithmetic expression.",
+        parameters: { type: "object", properties: { expression: { type: "string" } } },
+      },
+    },
+  ];
+  const prompt = [
+    { role: "system" as const, content: "Answer with a number." },
+    { role: "user" as const, content: "What is 6 * 7?" },
+  ];
+  const reply = {
+    role: "assistant" as const,
+    content: null,
+    tool_calls: [
+      {
+        id: "c1",
+        type: "function" as const,
+        function: { name: "calculate", arguments: '{"expression":"6 * 7"}' },
+      },
+    ],
+  };
+
+  it("is trained on the prompt the engine's server renders for the same messages and tools", async () => {
+    const server = await startEngineServer({ checkpoint: BASE_MODEL_DIR, modelName: "base" });
+    try {
+      const response = await fetch(`${server.url}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "base",
+          messages: prompt,
+          tools,
+          max_tokens: 1,
+          return_token_ids: true,
+        }),
+      });
+      const served = ((await response.json()) as { prompt_token_ids: number[] }).prompt_token_ids;
+      const conversation = SftConversation.parse({ messages: [...prompt, reply], tools });
+      const item = conversationItem(modelMessages(conversation));
+      expect(item.tokens.slice(0, served.length)).toEqual(served);
+      expect(item.mask.slice(0, served.length).every((m) => m === 0)).toBe(true);
+      expect(tokenizer.decode(item.tokens.filter((_, i) => item.mask[i] === 1))).toBe(
+        '<tool_call>{"name":"calculate","arguments":{"expression":"6 * 7"}}</tool_call><|eot|>',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("keeps its tools when read from JSONL, as vf eval --export-sft writes them", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), "vf-sft-tools-")), "data.jsonl");
+    await writeFile(path, `${JSON.stringify({ messages: [...prompt, reply], tools })}\n`);
+    const [conversation] = await readConversations(path);
+    const system = modelMessages(conversation!)[0]!;
+    expect(system.content).toMatch(/^Answer with a number\.\n\n# Tools\n/);
+    expect(system.content).toContain(
+      '{"name":"calculate","description":"Evaluate an arithmetic expression."',
+    );
   });
 });

@@ -4,10 +4,20 @@
  * end-of-turn marker (never the role markers, system, user or tool turns).
  */
 
-import { type BatchItem, ChatMessage, type ChatMessageInput, renderChat } from "@vf-rl/engine";
+import {
+  type BatchItem,
+  ChatMessage,
+  type ChatMessageInput,
+  ChatTool,
+  renderChat,
+  withToolsSection,
+} from "@vf-rl/engine";
 import { z } from "zod";
 
-/** One line of an SFT JSONL file: a conversation with at least one assistant turn. */
+/**
+ * One line of an SFT JSONL file (OpenAI's fine-tuning format): a conversation with at least one
+ * assistant turn, and the tools it was offered, if any.
+ */
 export const SftConversation = z.object({
   messages: z
     .array(ChatMessage)
@@ -15,8 +25,17 @@ export const SftConversation = z.object({
     .refine((messages) => messages.some((m) => m.role === "assistant"), {
       message: "has no assistant message: nothing to train on",
     }),
+  tools: z.array(ChatTool).nullish(),
 });
 export type SftConversation = z.infer<typeof SftConversation>;
+
+/**
+ * A conversation as the model reads it: its tools described in the system turn, as the engine's
+ * server describes a request's tools, so training sees the prompts sampling will.
+ */
+export function modelMessages(conversation: SftConversation): ChatMessageInput[] {
+  return withToolsSection(conversation.messages, conversation.tools ?? []);
+}
 
 /**
  * The training sequence of a conversation: mask 1 on each assistant turn's content, tool calls and

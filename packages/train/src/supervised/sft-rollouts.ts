@@ -17,7 +17,7 @@ import {
 } from "@vf-rl/core/results";
 import type { ChatMessageInput } from "@vf-rl/engine";
 import { readConversations } from "./sft-data.ts";
-import { SftConversation } from "./sft-example.ts";
+import { modelMessages, SftConversation } from "./sft-example.ts";
 
 /** What one data path holds. */
 export type DataKind = "run" | "rollouts" | "prompt-completion" | "messages";
@@ -45,7 +45,7 @@ export async function readDataSource(path: string, filter: SftFilter): Promise<D
   if (kind === "messages" || kind === "prompt-completion") {
     if (filtering) throw new UnfilterableDataError(path);
     if (kind === "messages") {
-      const conversations = (await readConversations(path)).map((c) => c.messages);
+      const conversations = (await readConversations(path)).map(modelMessages);
       return { kind, conversations, note: `${path}: ${conversations.length} conversations` };
     }
     const conversations = await readPromptCompletion(path);
@@ -65,9 +65,10 @@ export async function readDataSource(path: string, filter: SftFilter): Promise<D
   const selection = selectSftConversations(loaded.records, filter);
   const conversations: ChatMessageInput[][] = [];
   let unusable = 0;
-  for (const conversation of selection.conversations) {
-    const parsed = SftConversation.safeParse({ messages: conversation });
-    if (parsed.success) conversations.push(parsed.data.messages);
+  for (const [i, conversation] of selection.conversations.entries()) {
+    const tools = selection.records[i]!.tool_defs;
+    const parsed = SftConversation.safeParse({ messages: conversation, tools });
+    if (parsed.success) conversations.push(modelMessages(parsed.data));
     else unusable++;
   }
   const skipped = unusable > 0 ? `; ${unusable} skipped (not text the engine's chat template reads)` : "";
@@ -97,16 +98,16 @@ async function readPromptCompletion(path: string): Promise<ChatMessageInput[][]>
   const conversations: ChatMessageInput[][] = [];
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
-    const row = JSON.parse(line) as { prompt?: unknown; completion?: unknown };
+    const row = JSON.parse(line) as { prompt?: unknown; completion?: unknown; tools?: unknown };
     const messages = [...asMessages(row.prompt, "user"), ...asMessages(row.completion, "assistant")];
-    const parsed = SftConversation.safeParse({ messages });
+    const parsed = SftConversation.safeParse({ messages, tools: row.tools });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new UserError(
         `${path}:${i + 1}: ${issue.path.map(String).join(".") || "the row"}: ${issue.message}: each line needs a prompt and a completion (message lists or text)`,
       );
     }
-    conversations.push(parsed.data.messages);
+    conversations.push(modelMessages(parsed.data));
   });
   return conversations;
 }

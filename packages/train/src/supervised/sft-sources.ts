@@ -4,12 +4,12 @@
  * environments' datasets, each row's prompt followed by the environment's reference completion
  * (how a perfect model would answer it).
  */
-import { UserError } from "@vf-rl/core";
+import { type Environment, type RolloutInput, UserError } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import type { SftFilter } from "@vf-rl/core/results";
 import type { ChatMessageInput } from "@vf-rl/engine";
 import { readConversations } from "./sft-data.ts";
-import { SftConversation } from "./sft-example.ts";
+import { modelMessages, SftConversation } from "./sft-example.ts";
 import { readDataSource } from "./sft-rollouts.ts";
 
 /** Conversations for training and, when a source has them, held-out ones for the eval loss. */
@@ -42,24 +42,18 @@ export async function loadSftConversations(options: SftSourceOptions): Promise<S
   }
   for (const path of options.evalFiles) {
     const conversations = await readConversations(path);
-    result.eval.push(...conversations.map((c) => c.messages));
+    result.eval.push(...conversations.map(modelMessages));
     result.notes.push(`${path}: ${conversations.length} eval conversations`);
   }
   for (const id of options.envIds) {
     const { env } = await loadEnvironmentById(id, { args: options.envArgs });
     try {
       const train = await env.inputs({ split: "train", numExamples: options.numExamples ?? -1 });
-      result.train.push(
-        ...train.inputs.map((input) => envConversation(id, input.prompt, env.referenceCompletion(input))),
-      );
+      result.train.push(...train.inputs.map((input) => envConversation(id, env, input)));
       // only a real eval split: a fallback to the training rows would measure memorisation
       const evalRows = await env.inputs({ split: "eval", numExamples: 256 });
       if (evalRows.warnings.length === 0) {
-        result.eval.push(
-          ...evalRows.inputs.map((input) =>
-            envConversation(id, input.prompt, env.referenceCompletion(input)),
-          ),
-        );
+        result.eval.push(...evalRows.inputs.map((input) => envConversation(id, env, input)));
       }
       const evalNote = evalRows.warnings.length === 0 ? `, ${evalRows.inputs.length} eval rows` : "";
       result.notes.push(`${id}: ${train.inputs.length} training rows with reference answers${evalNote}`);
@@ -75,10 +69,13 @@ export async function loadSftConversations(options: SftSourceOptions): Promise<S
   return result;
 }
 
-/** A row's prompt and reference completion as one conversation, checked against the chat template. */
-function envConversation(id: string, prompt: unknown[], completion: unknown[]): ChatMessageInput[] {
-  const messages = [...prompt, ...completion];
-  const parsed = SftConversation.safeParse({ messages });
+/**
+ * A row's prompt and reference completion as one conversation, with the tools the environment offers
+ * described as the model reads them, checked against the chat template.
+ */
+function envConversation(id: string, env: Environment, input: RolloutInput): ChatMessageInput[] {
+  const messages = [...input.prompt, ...env.referenceCompletion(input)];
+  const parsed = SftConversation.safeParse({ messages, tools: rowTools(env, input) });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new UserError(
@@ -86,5 +83,10 @@ function envConversation(id: string, prompt: unknown[], completion: unknown[]): 
         "the engine's model reads text messages only, and needs a reference answer (referenceCompletion) per row",
     );
   }
-  return parsed.data.messages;
+  return modelMessages(parsed.data);
+}
+
+/** The tools a rollout of `input` is offered: the row's own (`info.tool_defs`), else the environment's. */
+function rowTools(env: Environment, input: RolloutInput): unknown[] {
+  return Array.isArray(input.info.tool_defs) ? input.info.tool_defs : env.toolDefs();
 }
