@@ -16,6 +16,7 @@ import type { FinishReason, SampledSequence, SamplingParams } from "../trainer/p
 import { CachedForward } from "./cached-forward.ts";
 import { LogitsProcessor, type TokenLogprob } from "./logits-processor.ts";
 import type { SequenceCache, StepForward } from "./step-forward.ts";
+import { endsWithBytes } from "./stop-bytes.ts";
 import { WasmCachedForward } from "./wasm-cached-forward.ts";
 
 /** One token produced by a step, and whether it ended its sequence. */
@@ -217,7 +218,8 @@ export class BatchSampler {
     if (params.stopTokenIds.includes(token)) return { reason: "stop", stopReason: token };
     if (token < 256) {
       for (let k = 0; k < seq.stopBytes.length; k++) {
-        if (endsWith(seq.bytes, seq.stopBytes[k]!)) return { reason: "stop", stopReason: params.stop[k]! };
+        if (endsWithBytes(seq.bytes, seq.stopBytes[k]!))
+          return { reason: "stop", stopReason: params.stop[k]! };
       }
     }
     if (seq.generated.length >= seq.maxNew) return { reason: "length", stopReason: null };
@@ -272,13 +274,6 @@ export function checkPrompt(config: ModelConfig, prompt: readonly number[], para
       );
     }
   }
-}
-
-function endsWith(bytes: readonly number[], suffix: Uint8Array): boolean {
-  if (suffix.length > bytes.length) return false;
-  const start = bytes.length - suffix.length;
-  for (let i = 0; i < suffix.length; i++) if (bytes[start + i] !== suffix[i]) return false;
-  return true;
 }
 
 /**

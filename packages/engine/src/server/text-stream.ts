@@ -4,6 +4,7 @@
  * as it is cut from the text), as are incomplete UTF-8 characters; with tools, streaming of content
  * stops at the first `<tool_call>`, and what follows is parsed into tool calls at the end.
  */
+import { endsWithBytes } from "../sampling/stop-bytes.ts";
 import { type ParsedToolCall, parseToolCalls } from "../tokenizer/chat-template.ts";
 
 const TOOL_CALL_OPEN = "<tool_call>";
@@ -35,7 +36,7 @@ export class TextStream {
   push(token: number): string {
     if (token >= 256) return ""; // special tokens carry no text
     this.bytes.push(token);
-    if (this.toolOpen && this.frozenAt < 0 && endsWith(this.bytes, this.toolOpen)) {
+    if (this.toolOpen && this.frozenAt < 0 && endsWithBytes(this.bytes, this.toolOpen)) {
       this.frozenAt = this.bytes.length - this.toolOpen.length;
     }
     const limit = this.frozenAt >= 0 ? this.frozenAt : this.bytes.length - this.heldBack();
@@ -67,7 +68,7 @@ export class TextStream {
     for (const stop of candidates) {
       const longest = stop === this.toolOpen ? stop.length - 1 : stop.length;
       for (let k = Math.min(longest, this.bytes.length); k > held; k--) {
-        if (endsWith(this.bytes, stop.subarray(0, k))) {
+        if (endsWithBytes(this.bytes, stop.subarray(0, k))) {
           held = k;
           break;
         }
@@ -84,11 +85,4 @@ export class TextStream {
     this.text += text;
     return text;
   }
-}
-
-function endsWith(bytes: readonly number[], suffix: Uint8Array): boolean {
-  if (suffix.length > bytes.length) return false;
-  const start = bytes.length - suffix.length;
-  for (let i = 0; i < suffix.length; i++) if (bytes[start + i] !== suffix[i]) return false;
-  return true;
 }
