@@ -29,8 +29,8 @@ export interface Tool<Args extends z.ZodObject = z.ZodObject, Ctx = unknown> {
   readonly parameters: Args;
   /**
    * The argument schema the model sees, when it was written in JSON Schema rather than zod (an MCP
-   * server's tools): passed through as it is, while `parameters` only checks that the arguments are
-   * an object and the tool's own server checks the rest.
+   * server's tools): passed through as it is (but for `$schema`), while `parameters` only checks
+   * that the arguments are an object and the tool's own server checks the rest.
    */
   readonly jsonSchema?: Record<string, unknown>;
   /** Runs the tool. `ctx` is what the environment hands it: in a ToolEnv, the rollout's state and signal. */
@@ -65,18 +65,16 @@ export function tool<Args extends z.ZodObject, Ctx = unknown>(
   return { ...options };
 }
 
-/** The JSON-schema definition of a tool, as sent to the model. */
+/**
+ * The JSON-schema definition of a tool, as sent to the model. The schema's `$schema` (the dialect's
+ * URL, which zod and the MCP SDK's servers write) is left out: it tells the model nothing and costs
+ * it tokens on every turn.
+ */
 export function toolDefinition(t: Tool): ToolDefinition {
-  if (t.jsonSchema !== undefined) {
-    return {
-      type: "function",
-      function: { name: t.name, description: t.description, parameters: t.jsonSchema },
-    };
-  }
-  const schema = z.toJSONSchema(t.parameters, { target: "draft-2020-12", io: "input" }) as Record<
-    string,
-    unknown
-  >;
+  const schema =
+    t.jsonSchema !== undefined
+      ? { ...t.jsonSchema }
+      : (z.toJSONSchema(t.parameters, { target: "draft-2020-12", io: "input" }) as Record<string, unknown>);
   delete schema.$schema;
   return {
     type: "function",
