@@ -9,6 +9,7 @@ import { type Environment, generate, type ModelClient, type SamplingArgs } from 
 import type { RolloutRecord } from "@vf-rl/core/results";
 import { meanStd } from "../algorithm/advantages.ts";
 import { completionTokens, rewardInterval } from "../metrics/step-report.ts";
+import { mixSeed, PolicyClient } from "../rollouts/policy-client.ts";
 import { adviseTraining } from "./advise-training.ts";
 import { sameReward } from "./reward-numbers.ts";
 
@@ -25,7 +26,10 @@ export interface DoctorOptions {
   rolloutsPerExample?: number;
   sampling?: SamplingArgs;
   maxConcurrent?: number;
-  /** Seed of the row shuffle (default 0). */
+  /**
+   * Seed of the row shuffle and of every request's sampling (default 0): the same seed, model and
+   * rows give the same report.
+   */
   seed?: number;
   signal?: AbortSignal;
 }
@@ -69,17 +73,18 @@ export interface DoctorReport {
 /** Runs the baseline and returns the report. */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const r = options.rolloutsPerExample ?? 8;
+  const seed = options.seed ?? 0;
   const { inputs } = await options.env.inputs({
     split: "train",
     numExamples: options.numExamples ?? 20,
     rolloutsPerExample: r,
     shuffle: true,
-    seed: options.seed ?? 0,
+    seed,
   });
   const result = await generate(options.env, inputs, {
-    clients: options.clients,
+    clients: seededClients(options.clients, new Set(inputs.map((input) => input.exampleId)).size, seed),
     model: options.model,
-    sampling: { ...options.sampling, logprobs: true, return_token_ids: true },
+    sampling: options.sampling ?? {},
     maxConcurrent: options.maxConcurrent ?? 32,
     maxRetries: 2,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -131,6 +136,21 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     cancelled: result.cancelled,
   };
   return { ...report, ...adviseTraining(report) };
+}
+
+/**
+ * One client per group (generate's clients are used in turn, one per group), each asking for token
+ * ids and logprobs and seeding every request as vf train does (PolicyClient): from the group's seed,
+ * the conversation, and how often the group sent it, so rollouts of a group differ but a repeated
+ * run samples the same tokens. Unseeded, the rewards of a run are a draw, and so is the advice.
+ */
+function seededClients(clients: ModelClient | ModelClient[], groups: number, seed: number): ModelClient[] {
+  const policies = (Array.isArray(clients) ? clients : [clients]).map(
+    (inner) => new PolicyClient({ inner, version: () => 0 }),
+  );
+  return Array.from({ length: Math.max(groups, 1) }, (_, g) =>
+    policies[g % policies.length]!.forGroup(mixSeed(seed, g)),
+  );
 }
 
 function groupRecords(records: readonly RolloutRecord[]): RolloutRecord[][] {

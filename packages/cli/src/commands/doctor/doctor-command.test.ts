@@ -23,8 +23,9 @@ afterAll(async () => {
 });
 
 describe("vf doctor", () => {
-  // 32 tokens, not fewer: a fresh model writes few vowels, and over 10 tokens the 24 rewards fell on
-  // only two values about once in fifteen runs, which the doctor rightly calls binary.
+  // The doctor seeds every request from --seed (default 0), so the fresh model writes the same 32
+  // tokens on every run and the rewards are the same numbers: continuous ones. Unseeded, they fell
+  // on two values about once in fifteen runs over 10 tokens, and the doctor rightly said binary.
   it("measures the baseline, the reward spread in groups, and advises on the training config", async () => {
     const args = ["doctor", VOWELS_ENV, "-m", "tiny", "-b", server.url, "-n", "6", "-r", "4", "-t", "32"];
     const text = await runVf(args);
@@ -47,5 +48,17 @@ describe("vf doctor", () => {
     });
     expect(report.groupsWithSpread).toBeGreaterThan(0);
     expect(report.advice.length).toBeGreaterThan(1);
+    // the second run sampled what the first did
+    const { mean, std } = report.reward;
+    expect(text.stdout).toContain(`reward          ${mean.toFixed(3)} ± ${std.toFixed(3)},`);
+  }, 60_000);
+
+  it("samples other tokens with another --seed", async () => {
+    const args = ["doctor", VOWELS_ENV, "-m", "tiny", "-b", server.url, "-n", "6", "-r", "4", "-t", "32"];
+    const reward = async (seed: string) =>
+      JSON.parse((await runVf([...args, "--seed", seed, "--json"])).stdout).reward;
+    const [first, again, other] = await Promise.all([reward("1"), reward("1"), reward("2")]);
+    expect(again).toEqual(first);
+    expect(other).not.toEqual(first);
   }, 60_000);
 });

@@ -47,7 +47,12 @@ export function registerDoctor(program: Command, io: Output, setExit: (code: num
     )
     .option("-S, --sampling-args <json>", "sampling arguments passed through as given", jsonObjectFlag("-S"))
     .option("-a, --env-args <json>", "arguments for the environment's loadEnvironment", jsonObjectFlag("-a"))
-    .option("--seed <n>", "seed of the row shuffle", integerFlag("--seed"), 0)
+    .option(
+      "--seed <n>",
+      "seed of the row shuffle and of sampling (the same seed gives the same report)",
+      integerFlag("--seed"),
+      0,
+    )
     .option("--json", "print the report as one JSON object")
     .addHelpText(
       "after",
