@@ -1,4 +1,7 @@
-/** Replacing a file so a reader sees the old content or the new, never half of either. */
+/**
+ * Writes that are on disk when they return: a file replaced so a reader sees the old content or
+ * the new, never half of either, and text written or appended and flushed (results.jsonl's rows).
+ */
 import { randomBytes } from "node:crypto";
 import { open, rename, rm } from "node:fs/promises";
 
@@ -9,16 +12,21 @@ import { open, rename, rm } from "node:fs/promises";
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
   try {
-    const handle = await open(temp, "w");
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeSynced(temp, text, "w");
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/** Writes (`"w"`) or appends (`"a"`) `text` to `path` in one write, synced to disk before it resolves. */
+export async function writeSynced(path: string, text: string, flags: "w" | "a"): Promise<void> {
+  const handle = await open(path, flags);
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

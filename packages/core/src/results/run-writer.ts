@@ -15,7 +15,7 @@
 import { open, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { RunFolderNotEmptyError } from "../errors.ts";
-import { writeFileAtomic } from "./atomic-file.ts";
+import { writeFileAtomic, writeSynced } from "./atomic-file.ts";
 import { makeFolder } from "./make-folder.ts";
 import { recordToLine } from "./record-line.ts";
 import { repairTail } from "./results-file.ts";
@@ -120,15 +120,7 @@ export class RunWriter {
       const batch = this.#pending.splice(0);
       const text = batch.map((entry) => entry.text).join("");
       try {
-        await this.#enqueue(async () => {
-          const handle = await open(this.resultsPath, "a");
-          try {
-            await handle.writeFile(text, "utf8");
-            await handle.sync();
-          } finally {
-            await handle.close();
-          }
-        });
+        await this.#enqueue(() => writeSynced(this.resultsPath, text, "a"));
         for (const entry of batch) {
           this.#rowsWritten += entry.rows;
           entry.resolve();
