@@ -3,8 +3,9 @@
  * time and a random token. It is created whole and atomically (written to a temporary file, then
  * hard-linked to its name, which fails when the name exists), so a reader never sees half a lock.
  * A lock whose process is gone (no such pid on this host, or the pid now belongs to a process that
- * started later) is stale and taken over, with a note. Readers ask `lockOwner` whether a live
- * process still owns a run.
+ * started later) is stale and taken over, with a note. A lock file that cannot be read or is not
+ * one vf wrote is never removed: taking the lock then fails with `UnreadableLockError`, saying what
+ * to do. Readers ask `lockOwner` whether a live process still owns a run.
  *
  * Not a guard against two takeovers racing for the same stale lock *and* one of them dying in the
  * middle: then the second takeover guard may itself be stale for a moment. Everything else (two
@@ -16,7 +17,7 @@ import { link, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { RunLockedError } from "../errors.ts";
+import { RunLockedError, UserError } from "../errors.ts";
 
 /** The lock file's name inside a run folder. */
 export const LOCK_FILE = "vf.lock";
@@ -34,6 +35,22 @@ export const LockInfo = z.object({
 });
 export type LockInfo = z.infer<typeof LockInfo>;
 
+/**
+ * A run folder's lock file cannot be read, or does not hold a lock vf wrote (vf writes them whole,
+ * so this is another program's file, or one a power cut left empty): it is left alone.
+ */
+export class UnreadableLockError extends UserError {
+  constructor(
+    readonly path: string,
+    /** What is wrong with it, in words. */
+    readonly reason: string,
+  ) {
+    super(
+      `${path} is not a lock vf can read (${reason}): if no vf process is writing this run, delete that file and try again`,
+    );
+  }
+}
+
 /** Whether a lock's owner is alive, as far as this machine can tell. */
 export type OwnerState = "alive" | "dead" | "unknown";
 
@@ -47,7 +64,8 @@ export interface RunLock {
 }
 
 /**
- * Takes the lock of `dir` (which must exist), or throws `RunLockedError` naming the live owner.
+ * Takes the lock of `dir` (which must exist), or throws `RunLockedError` naming the live owner
+ * (`UnreadableLockError` when the lock file there is not one vf can read).
  *
  * @example
  * const lock = await acquireRunLock(dir);
@@ -69,26 +87,25 @@ export async function acquireRunLock(dir: string): Promise<RunLock> {
       return { path, info, tookOver, release: () => releaseLock(path, info.token) };
     }
     const holder = await readLock(path);
-    if (holder === "missing") continue; // released between our attempt and the read
-    if (holder === "invalid") {
-      // A lock file we cannot read was not written by a live vf (ours are written whole).
-      await removeIfUnchanged(path, null, info);
-      continue;
-    }
-    if (ownerState(holder) !== "dead") throw new RunLockedError(dir, holder.pid, holder.host, holder.since);
-    await removeIfUnchanged(path, holder, info);
-    tookOver = holder;
+    if (holder.type === "missing") continue; // released between our attempt and the read
+    if (holder.type === "unusable") throw new UnreadableLockError(path, holder.reason);
+    const owner = holder.info;
+    if (ownerState(owner) !== "dead") throw new RunLockedError(dir, owner.pid, owner.host, owner.since);
+    await removeIfUnchanged(path, owner, info);
+    tookOver = owner;
   }
   const holder = await readLock(path);
-  if (typeof holder === "object") throw new RunLockedError(dir, holder.pid, holder.host, holder.since);
-  throw new RunLockedError(dir, -1, "unknown", "unknown");
+  if (holder.type === "lock") {
+    throw new RunLockedError(dir, holder.info.pid, holder.info.host, holder.info.since);
+  }
+  throw new UnreadableLockError(path, "it kept changing while vf tried to take it over");
 }
 
 /** The lock of a run folder and whether its owner lives, or null when no lock is there. */
 export async function lockOwner(dir: string): Promise<{ info: LockInfo; state: OwnerState } | null> {
   const holder = await readLock(join(dir, LOCK_FILE));
-  if (holder === "missing" || holder === "invalid") return null;
-  return { info: holder, state: ownerState(holder) };
+  if (holder.type !== "lock") return null;
+  return { info: holder.info, state: ownerState(holder.info) };
 }
 
 /** Whether the owner of a lock is alive: only a process on this host can be checked. */
@@ -121,42 +138,45 @@ async function createExclusive(path: string, info: LockInfo): Promise<boolean> {
   }
 }
 
-async function readLock(path: string): Promise<LockInfo | "missing" | "invalid"> {
+/** What is at a lock's path: a lock, nothing, or a file that is not a usable lock (and why). */
+type LockFile = { type: "lock"; info: LockInfo } | { type: "missing" } | { type: "unusable"; reason: string };
+
+async function readLock(path: string): Promise<LockFile> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
-    throw error;
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === "ENOENT") return { type: "missing" };
+    return { type: "unusable", reason: `it cannot be read: ${code ?? message}` };
   }
+  const unusable = (reason: string): LockFile => ({ type: "unusable", reason });
+  if (text.trim() === "") return unusable("it is empty");
+  let value: unknown;
   try {
-    const parsed = LockInfo.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : "invalid";
+    value = JSON.parse(text);
   } catch {
-    return "invalid";
+    return unusable("it is not JSON");
   }
+  const parsed = LockInfo.safeParse(value);
+  return parsed.success ? { type: "lock", info: parsed.data } : unusable("it has no pid, host and token");
 }
 
 /**
- * Removes the lock at `path` if it is still the one we judged stale (`expected`; null: the
- * unreadable one). Two processes may judge the same lock stale at once, so the removal runs under a
- * second, short-lived guard file: without it, the slower one could remove the lock the faster one
- * has just taken.
+ * Removes the lock at `path` if it is still the one we judged stale (`expected`). Two processes may
+ * judge the same lock stale at once, so the removal runs under a second, short-lived guard file:
+ * without it, the slower one could remove the lock the faster one has just taken.
  */
-async function removeIfUnchanged(path: string, expected: LockInfo | null, self: LockInfo): Promise<void> {
+async function removeIfUnchanged(path: string, expected: LockInfo, self: LockInfo): Promise<void> {
   const guard = `${path}.takeover`;
   if (!(await createExclusive(guard, self))) {
     const other = await readLock(guard);
-    if (typeof other === "object" && ownerState(other) === "dead") await rm(guard, { force: true });
+    if (other.type === "lock" && ownerState(other.info) === "dead") await rm(guard, { force: true });
     return; // someone else is taking over; the caller tries again
   }
   try {
     const current = await readLock(path);
-    const same =
-      expected === null
-        ? current === "invalid"
-        : typeof current === "object" && current.token === expected.token;
-    if (same) await rm(path, { force: true });
+    if (current.type === "lock" && current.info.token === expected.token) await rm(path, { force: true });
   } finally {
     await rm(guard, { force: true });
   }
@@ -164,7 +184,7 @@ async function removeIfUnchanged(path: string, expected: LockInfo | null, self: 
 
 async function releaseLock(path: string, token: string): Promise<void> {
   const current = await readLock(path);
-  if (typeof current === "object" && current.token === token) await rm(path, { force: true });
+  if (current.type === "lock" && current.info.token === token) await rm(path, { force: true });
 }
 
 // Field 22 of /proc/<pid>/stat (after the parenthesised command name, which may hold spaces).
