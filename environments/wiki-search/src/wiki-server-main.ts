@@ -3,26 +3,16 @@
  * tools over stdio. It exits when its standard input closes, so it never outlives its client, even
  * one killed with SIGKILL. `wikiServerCommand` is how the environment starts it.
  */
-import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { type NodeCommand, nodeCommand } from "@vf-rl/core/loading";
 import { WikiCorpus } from "./wiki-corpus.ts";
 import { loadPages } from "./wiki-data.ts";
 import { createWikiMcpServer } from "./wiki-mcp-server.ts";
 
-const FROM_SOURCE = import.meta.url.endsWith(".ts");
-
 /** The command and arguments that start this server: node on its built file, or through tsx from source. */
-export function wikiServerCommand(): { command: string; args: string[] } {
-  const file = fileURLToPath(import.meta.url);
-  const flags = FROM_SOURCE
-    ? [
-        "--conditions=vf-source",
-        "--import",
-        pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
-      ]
-    : [];
-  return { command: process.execPath, args: [...flags, file] };
+export function wikiServerCommand(): NodeCommand {
+  return nodeCommand(fileURLToPath(import.meta.url));
 }
 
 async function serve(): Promise<void> {

@@ -1,4 +1,7 @@
-/** @vf-rl/core/loading: finding environment packages by id, reading their manifest, loading them. */
+/**
+ * @vf-rl/core/loading: finding environment packages by id, reading their manifest, loading them,
+ * and starting a child process on a module that is TypeScript from source and JavaScript built.
+ */
 export { EnvPackageJson } from "./env-manifest.ts";
 export {
   type FoundEnvironment,
@@ -7,3 +10,4 @@ export {
   managedEnvironmentsDir,
 } from "./find-environment.ts";
 export { loadEnvironmentById } from "./load-environment.ts";
+export { type NodeCommand, nodeCommand } from "./node-command.ts";

@@ -6,8 +6,8 @@
  * server's address.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { nodeCommand } from "@vf-rl/core/loading";
 import { Dealer } from "zeromq";
 import { SerialSender } from "./serial-sender.ts";
 import type { WorkerConfig, WorkerMessage } from "./worker-main.ts";
@@ -44,14 +44,8 @@ export interface WorkerHandlers {
 /** Spawns the worker of `config` and connects to it. */
 export function spawnWorker(config: WorkerConfig, handlers: WorkerHandlers): PoolWorker {
   const file = fileURLToPath(new URL(FROM_SOURCE ? "./worker-main.ts" : "./worker-main.js", import.meta.url));
-  const flags = FROM_SOURCE
-    ? [
-        "--conditions=vf-source",
-        "--import",
-        pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
-      ]
-    : [];
-  const child = spawn(process.execPath, [...flags, file], {
+  const { command, args } = nodeCommand(file);
+  const child = spawn(command, args, {
     stdio: ["ignore", 2, 2, "ipc"],
     env: { ...process.env, VF_ENV_SERVER_WORKER: JSON.stringify(config) },
   });
