@@ -147,7 +147,8 @@ function localModel(spec: EvalSpec, builtin: boolean): Promise<ConnectedModel> |
     spec.model !== undefined &&
     spec.baseUrl === undefined &&
     spec.provider === undefined &&
-    isFolder(spec.model)
+    existsSync(spec.model) &&
+    statSync(spec.model).isDirectory()
   ) {
     throw new UsageError(
       `-m ${spec.model} is a folder but not an engine checkpoint (it needs config.json and model.safetensors): give the folder vf train or vf sft wrote, or a model id`,
@@ -167,12 +168,4 @@ function defaultProvider(): EndpointProvider {
 function providerKeyVar(provider: EndpointProvider): string | undefined {
   if (provider.keyOptional && !process.env[provider.apiKeyVar]) return undefined;
   return provider.apiKeyVar;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
