@@ -20,7 +20,7 @@ export { loadDataset } from "./datasets/load-dataset.ts";
 export { loadJson } from "./datasets/load-json.ts";
 export { loadJsonl } from "./datasets/load-jsonl.ts";
 export { loadParquet } from "./datasets/load-parquet.ts";
-export { seededShuffle } from "./datasets/seeded-shuffle.ts";
+export { type SeededRandom, seededRandom, seededShuffle } from "./datasets/seeded-random.ts";
 export { EnvGroup, type EnvGroupOptions } from "./envs/env-group.ts";
 export { Environment, type EnvironmentOptions } from "./envs/environment.ts";
 export {

@@ -9,7 +9,7 @@
 import { AuthoringError, DatasetError } from "../errors.ts";
 import { DatasetRow, describeRowIssue, extraColumns } from "./dataset-row.ts";
 import type { Example } from "./example.ts";
-import { seededShuffle } from "./seeded-shuffle.ts";
+import { seededShuffle } from "./seeded-random.ts";
 
 /** Options of `Dataset.fromRows`. */
 export interface FromRowsOptions {

@@ -7,4 +7,4 @@ export { loadDataset } from "./load-dataset.ts";
 export { loadJson } from "./load-json.ts";
 export { loadJsonl } from "./load-jsonl.ts";
 export { loadParquet } from "./load-parquet.ts";
-export { seededShuffle } from "./seeded-shuffle.ts";
+export { type SeededRandom, seededRandom, seededShuffle } from "./seeded-random.ts";
