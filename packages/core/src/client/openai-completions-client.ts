@@ -4,15 +4,12 @@
  * (text-prompt.ts) and the model's text comes back as the assistant message. This API has no tools:
  * a request that offers tools is refused with a user error naming the client types that have them.
  */
-import type OpenAI from "openai";
 import type { CompletionCreateParamsNonStreaming } from "openai/resources/completions";
 import { UserError } from "../errors.ts";
 import { completionToModelResponse } from "./completions-response.ts";
-import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";
-import { openAISdk } from "./openai-sdk.ts";
-import { preflight } from "./preflight.ts";
+import { OpenAIEndpointClient } from "./openai-endpoint-client.ts";
 import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampling-fields.ts";
 import { plainTextPrompt, type TextPromptRenderer } from "./text-prompt.ts";
 
@@ -29,21 +26,16 @@ export interface OpenAICompletionsClientOptions extends ModelClientOptions {
  * const client = new OpenAICompletionsClient({ baseUrl: "http://127.0.0.1:8000/v1", apiKey: "EMPTY" });
  * const response = await client.chat({ model: "Qwen/Qwen3-0.6B-Base", messages, sampling: { max_tokens: 64 } });
  */
-export class OpenAICompletionsClient implements ModelClient {
+export class OpenAICompletionsClient extends OpenAIEndpointClient implements ModelClient {
   readonly type = "openai_completions";
-  readonly baseUrl: string;
   /** The completions URL, as named in error messages. */
   readonly completionsUrl: string;
   private readonly renderPrompt: TextPromptRenderer;
-  private readonly endpoint: HttpEndpoint;
-  private readonly sdk: OpenAI;
 
   constructor(options: OpenAICompletionsClientOptions) {
-    this.endpoint = new HttpEndpoint(options);
+    super(options);
     this.renderPrompt = options.renderPrompt ?? plainTextPrompt;
-    this.baseUrl = this.endpoint.options.baseUrl;
     this.completionsUrl = `${this.baseUrl}/completions`;
-    this.sdk = openAISdk(this.endpoint);
   }
 
   /** Renders the prompt, sends it; retries transient failures, then throws the typed errors of errors.ts. */
@@ -59,16 +51,6 @@ export class OpenAICompletionsClient implements ModelClient {
       this.sdk.completions.create(body, requestOptions),
     );
     return completionToModelResponse(raw, this.completionsUrl);
-  }
-
-  /** GET /models once: see `ModelClient.preflight`. */
-  preflight(): Promise<void> {
-    return preflight((signal) => this.sdk.models.list({ signal }), this.endpoint.options);
-  }
-
-  /** Closes the connection pool. Calls after this fail. */
-  close(): Promise<void> {
-    return this.endpoint.close();
   }
 
   /**

@@ -4,14 +4,11 @@
  * the scripted test server. One instance per endpoint holds one SDK client and one keep-alive
  * connection pool; share it across rollouts.
  */
-import type OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { toModelResponse } from "./chat-response.ts";
-import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";
-import { openAISdk } from "./openai-sdk.ts";
-import { preflight } from "./preflight.ts";
+import { OpenAIEndpointClient } from "./openai-endpoint-client.ts";
 import { samplingFields } from "./sampling-fields.ts";
 
 /**
@@ -22,19 +19,14 @@ import { samplingFields } from "./sampling-fields.ts";
  * const response = await client.chat({ model: "Qwen/Qwen3-0.6B", messages, sampling: { max_tokens: 256 } });
  * await client.close();
  */
-export class OpenAIModelClient implements ModelClient {
+export class OpenAIModelClient extends OpenAIEndpointClient implements ModelClient {
   readonly type = "openai_chat_completions";
-  readonly baseUrl: string;
   /** The chat-completions URL, as named in error messages. */
   readonly chatUrl: string;
-  private readonly endpoint: HttpEndpoint;
-  private readonly sdk: OpenAI;
 
   constructor(options: ModelClientOptions) {
-    this.endpoint = new HttpEndpoint(options);
-    this.baseUrl = this.endpoint.options.baseUrl;
+    super(options);
     this.chatUrl = `${this.baseUrl}/chat/completions`;
-    this.sdk = openAISdk(this.endpoint);
   }
 
   /** Sends one chat request; retries transient failures, then throws the typed errors of errors.ts. */
@@ -44,16 +36,6 @@ export class OpenAIModelClient implements ModelClient {
       this.sdk.chat.completions.create(body, requestOptions),
     );
     return toModelResponse(raw, this.chatUrl);
-  }
-
-  /** GET /models once: see `ModelClient.preflight`. */
-  preflight(): Promise<void> {
-    return preflight((signal) => this.sdk.models.list({ signal }), this.endpoint.options);
-  }
-
-  /** Closes the connection pool. Calls after this fail. */
-  close(): Promise<void> {
-    return this.endpoint.close();
   }
 }
 

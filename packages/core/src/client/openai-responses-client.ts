@@ -3,13 +3,10 @@
  * package's `responses.create`. The conversation is sent whole as `input` items each turn (nothing
  * is chained through `previous_response_id`), so a rollout reads the same as over chat completions.
  */
-import type OpenAI from "openai";
 import type { ResponseCreateParamsNonStreaming } from "openai/resources/responses/responses";
-import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";
-import { openAISdk } from "./openai-sdk.ts";
-import { preflight } from "./preflight.ts";
+import { OpenAIEndpointClient } from "./openai-endpoint-client.ts";
 import { responsesInput, responsesTools } from "./responses-input.ts";
 import { responsesToModelResponse } from "./responses-output.ts";
 import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampling-fields.ts";
@@ -21,19 +18,14 @@ import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampli
  * const client = new OpenAIResponsesClient({ baseUrl: "https://api.openai.com/v1", apiKey: process.env.OPENAI_API_KEY! });
  * const response = await client.chat({ model: "gpt-4.1-mini", messages, sampling: { max_tokens: 256 } });
  */
-export class OpenAIResponsesClient implements ModelClient {
+export class OpenAIResponsesClient extends OpenAIEndpointClient implements ModelClient {
   readonly type = "openai_responses";
-  readonly baseUrl: string;
   /** The responses URL, as named in error messages. */
   readonly responsesUrl: string;
-  private readonly endpoint: HttpEndpoint;
-  private readonly sdk: OpenAI;
 
   constructor(options: ModelClientOptions) {
-    this.endpoint = new HttpEndpoint(options);
-    this.baseUrl = this.endpoint.options.baseUrl;
+    super(options);
     this.responsesUrl = `${this.baseUrl}/responses`;
-    this.sdk = openAISdk(this.endpoint);
   }
 
   /** Sends one request; retries transient failures, then throws the typed errors of errors.ts. */
@@ -43,16 +35,6 @@ export class OpenAIResponsesClient implements ModelClient {
       this.sdk.responses.create(body, requestOptions),
     );
     return responsesToModelResponse(raw, this.responsesUrl);
-  }
-
-  /** GET /models once: see `ModelClient.preflight`. */
-  preflight(): Promise<void> {
-    return preflight((signal) => this.sdk.models.list({ signal }), this.endpoint.options);
-  }
-
-  /** Closes the connection pool. Calls after this fail. */
-  close(): Promise<void> {
-    return this.endpoint.close();
   }
 }
 
