@@ -33,7 +33,9 @@ function after(output: string, marker: string): string {
   return output.slice(output.indexOf(marker) + marker.length);
 }
 
-describe("-f/--fullscreen", () => {
+// The pane waits are up to 120 s each (terminal.ts): a loaded machine can take more than the
+// default 30 s to start vf and draw its screens.
+describe("-f/--fullscreen", { timeout: 240_000 }, () => {
   it("runs in the alternate screen, and leaves it on q with the summary printed after", async () => {
     const vf = await startVfInTmux(evalArgs(model.url, ["-n", "6", "-r", "1", "-c", "1", "-f"]), {
       cwd: project.dir,
