@@ -11,7 +11,6 @@ import { anthropicToModelResponse } from "./anthropic-output.ts";
 import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";
-import { pooledFetch } from "./pooled-fetch.ts";
 import { preflight } from "./preflight.ts";
 import { refuseSeveralChoices, renameTokenLimit, samplingFields } from "./sampling-fields.ts";
 
@@ -36,19 +35,11 @@ export class AnthropicMessagesClient implements ModelClient {
 
   constructor(options: ModelClientOptions) {
     this.endpoint = new HttpEndpoint(options);
-    const resolved = this.endpoint.options;
-    this.baseUrl = resolved.baseUrl.replace(/\/v1$/, "");
+    this.baseUrl = this.endpoint.options.baseUrl.replace(/\/v1$/, "");
     this.messagesUrl = `${this.baseUrl}/v1/messages`;
     // Every setting is given, so the SDK reads none of ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL or its
     // profile files: the key is the one the endpoint names.
-    this.sdk = new Anthropic({
-      baseURL: this.baseUrl,
-      apiKey: resolved.apiKey,
-      defaultHeaders: resolved.headers,
-      maxRetries: 0,
-      timeout: resolved.timeoutMs,
-      fetch: pooledFetch(this.endpoint.agent),
-    });
+    this.sdk = new Anthropic(this.endpoint.sdkSettings(this.baseUrl));
   }
 
   /** Sends one request; retries transient failures (429, 5xx, 529 overloaded), then throws the typed errors. */

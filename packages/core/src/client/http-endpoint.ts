@@ -12,6 +12,7 @@ import {
   type ResolvedClientOptions,
   resolveClientOptions,
 } from "./model-client-options.ts";
+import { pooledFetch } from "./pooled-fetch.ts";
 import { retryingCall } from "./retrying-call.ts";
 
 /** The per-request options vf gives either SDK: a subset of both SDKs' `RequestOptions`. */
@@ -53,6 +54,22 @@ export class HttpEndpoint {
       },
       this.options,
     );
+  }
+
+  /**
+   * What either SDK's client is made with, at `baseURL`: the endpoint's key, headers and timeout, a
+   * fetch over its pool, and no retries of the SDK's own (`call` runs vf's). Every setting is given,
+   * so an SDK reads none of its environment variables (OPENAI_API_KEY, ANTHROPIC_BASE_URL, ...).
+   */
+  sdkSettings(baseURL: string) {
+    return {
+      baseURL,
+      apiKey: this.options.apiKey,
+      defaultHeaders: this.options.headers,
+      maxRetries: 0,
+      timeout: this.options.timeoutMs,
+      fetch: pooledFetch(this.agent),
+    };
   }
 
   /** Closes the connection pool. Calls after this fail. */

@@ -1,12 +1,11 @@
 /**
  * What the three OpenAI clients (chat, completions, responses) share: one endpoint (vf's connection
- * pool and retries), the `openai` package's client over it with the SDK's own retries off and the
- * endpoint's headers, the check before a run, and closing. Each client adds its API's `chat`.
+ * pool and retries), the `openai` package's client over it, the check before a run, and closing.
+ * Each client adds its API's `chat`.
  */
 import OpenAI from "openai";
 import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";
-import { pooledFetch } from "./pooled-fetch.ts";
 import { preflight } from "./preflight.ts";
 
 /** The base of `OpenAIModelClient`, `OpenAICompletionsClient` and `OpenAIResponsesClient`. */
@@ -18,16 +17,8 @@ export abstract class OpenAIEndpointClient {
 
   constructor(options: ModelClientOptions) {
     this.endpoint = new HttpEndpoint(options);
-    const resolved = this.endpoint.options;
-    this.baseUrl = resolved.baseUrl;
-    this.sdk = new OpenAI({
-      baseURL: resolved.baseUrl,
-      apiKey: resolved.apiKey,
-      defaultHeaders: resolved.headers,
-      maxRetries: 0,
-      timeout: resolved.timeoutMs,
-      fetch: pooledFetch(this.endpoint.agent),
-    });
+    this.baseUrl = this.endpoint.options.baseUrl;
+    this.sdk = new OpenAI(this.endpoint.sdkSettings(this.baseUrl));
   }
 
   /** GET /models once: see `ModelClient.preflight`. */
