@@ -7,7 +7,7 @@
  */
 export { ApiClientType, parseClientType } from "./client-type.ts";
 export { createModelClient } from "./create-model-client.ts";
-export { type EndpointAddress, loadEndpointRegistry } from "./endpoint-registry.ts";
+export { type EndpointAddress, type EndpointRegistry, loadEndpointRegistry } from "./endpoint-registry.ts";
 export {
   type ChatCallOptions,
   type ChatRequest,
@@ -16,5 +16,10 @@ export {
   type TurnTokens,
 } from "./model-client.ts";
 export { createReplicaClient } from "./replica-client.ts";
-export { type ResolveModelOptions, resolveApiKey, resolveModel } from "./resolve-model.ts";
+export {
+  type ResolvedModel,
+  type ResolveModelOptions,
+  resolveApiKey,
+  resolveModel,
+} from "./resolve-model.ts";
 export type { TextPromptRenderer } from "./text-prompt.ts";
