@@ -1,12 +1,13 @@
 // The model flags of vf eval through the real binary: -p/--provider shorthands (URL, key variable,
-// client type; -b and -k override them), -m <engine checkpoint folder>, and headers read from each
-// rollout's state (--header-from-state, and headers_from_state in a config file).
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+// client type; -b and -k override them), -m <endpoint_id> of configs/endpoints.toml with its rows'
+// `type`, -m <engine checkpoint folder>, and headers read from each rollout's state
+// (--header-from-state, and headers_from_state in a config file).
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadEnvironment } from "@vf-env/gsm8k-calculator";
 import { referenceReplies, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
-import { BASE_MODEL_DIR } from "@vf-rl/engine";
+import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runVf } from "../src/testing/index.ts";
 
@@ -121,6 +122,27 @@ describe("vf eval -p/--provider", () => {
     expect(server.headers[0]!.authorization).toBe("Bearer EMPTY");
   });
 
+  it("-p builtin serves vf's built-in model here, offline, and refuses a model id to call", async () => {
+    const result = await runVf(["eval", "reverse-text", "-p", "builtin", "-n", "2", "-r", "1", "--json"], {
+      env: noKeys,
+    });
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.model).toBe(BUILTIN_MODEL_NAME);
+    expect(summary.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(summary.avg_error).toBe(0);
+    expect(summary.usage.output_tokens).toBeGreaterThan(0);
+
+    const refused = await runVf(["eval", "reverse-text", "-p", "builtin", "-m", "gpt-4.1-mini"], {
+      env: noKeys,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /-p builtin serves vf's built-in model: drop -m and -b, or give -m an engine checkpoint folder/,
+    );
+  });
+
   it("names the providers and client types when given another", async () => {
     const provider = await runVf(["eval", "reverse-text", "-p", "azure", "-m", "x"]);
     expect(provider.code).toBe(2);
@@ -140,6 +162,36 @@ describe("vf eval -p/--provider", () => {
     expect(type.code).toBe(2);
     expect(type.stderr).toMatch(/client type "renderer" is not supported by vf/);
   });
+});
+
+describe("vf eval -m <endpoint_id>", () => {
+  for (const type of ["anthropic_messages", "openai_responses", "openai_completions"] as const) {
+    it(`calls the replicas of an endpoints.toml row with type = "${type}" over that API`, async () => {
+      const replicas = [await scripted({ apiKey: "sk-row" }), await scripted({ apiKey: "sk-row" })];
+      const project = join(dir, type);
+      await mkdir(join(project, "configs"), { recursive: true });
+      const row = (url: string) =>
+        `[[endpoint]]\nendpoint_id = "judge"\nmodel = "served-model"\nurl = "${url}"\nkey = "ROW_KEY"\ntype = "${type}"\n`;
+      await writeFile(join(project, "configs", "endpoints.toml"), replicas.map((r) => row(r.url)).join("\n"));
+      const result = await runVf(["eval", "reverse-text", "-m", "judge", "-n", "4", "-r", "1", "--json"], {
+        cwd: project,
+        env: { ...noKeys, ROW_KEY: "sk-row" },
+      });
+      expect(result.stderr).not.toMatch(/^error:/m);
+      expect(result.code).toBe(0);
+      const summary = JSON.parse(result.stdout);
+      expect(summary.model).toBe("served-model");
+      // (Anthropic's SDK adds /v1 itself)
+      const origin = (url: string) => url.replace(/\/v1$/, "");
+      expect(summary.base_url.split(",").map(origin)).toEqual(replicas.map((r) => origin(r.url)));
+      expect(summary.avg_error).toBe(0);
+      // the groups take the replicas in turn, each spoken to over the row's API with the row's model
+      for (const replica of replicas) {
+        expect(replica.apis).toEqual([type, type]);
+        expect(replica.bodies.map((body) => body.model)).toEqual(["served-model", "served-model"]);
+      }
+    });
+  }
 });
 
 describe("vf eval -m <checkpoint folder>", () => {
