@@ -1,7 +1,8 @@
 // `vf doctor wiki-search` end to end: the real binary runs the first-run protocol on wiki-search's
 // training rows, its bundled MCP server included, against a scripted model on loopback that
 // searches, reads and answers in one rollout of each group and answers blindly in the other. The
-// report sees both ends of the reward in every group.
+// report sees both ends of the reward in every group. With no model named it runs on the built-in
+// model, whose context holds wiki-search's first prompt.
 import { fileURLToPath } from "node:url";
 import { runVf } from "@vf-rl/cli/testing";
 import { type ReplyFn, referenceReplies, startScriptedServer } from "@vf-rl/core/testing";
@@ -63,5 +64,23 @@ describe("vf doctor wiki-search", () => {
     } finally {
       await model.close();
     }
+  }, 120_000);
+
+  it("runs on the built-in model by default, which writes a turn in every rollout", async () => {
+    const result = await runVf(["doctor", "wiki-search", "-a", ENV_ARGS, "-n", "2", "-r", "2", "--json"], {
+      cwd: packageDir,
+    });
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({
+      envId: "wiki-search",
+      model: "vf-builtin",
+      groups: 2,
+      rollouts: 4,
+      errored: 0,
+    });
+    // Over its context, every prompt would end its rollout before the model wrote a token.
+    expect(report.completionTokensMean).toBeGreaterThan(0);
   }, 120_000);
 });

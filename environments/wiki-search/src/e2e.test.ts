@@ -1,11 +1,15 @@
 // `vf eval wiki-search` end to end: the real binary, the bundled MCP server it starts, and a
 // scripted model on loopback. A model that searches, lists the sections, reads the right one and
 // answers scores 1; one that answers without looking scores 0. Whichever way vf ends (done,
-// Ctrl-C, SIGKILL), the MCP server it started ends too.
+// Ctrl-C, SIGKILL), the MCP server it started ends too. With no model named, the built-in model
+// runs real turns: the prompt and the tools' definitions fit its context of 1,024 tokens.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { evalScripted, VF_BIN } from "@vf-rl/cli/testing";
+import { evalScripted, runVf, VF_BIN } from "@vf-rl/cli/testing";
 import { fixedReply, type ReplyFn, referenceReplies, startScriptedServer } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
@@ -135,4 +139,40 @@ describe("vf eval wiki-search", () => {
       }
     },
   );
+});
+
+describe("vf eval wiki-search on the built-in model", () => {
+  it("runs a real model turn in every rollout and saves the rows", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "vf-wiki-builtin-"));
+    try {
+      const result = await runVf(["eval", "wiki-search", "-n", "2", "-r", "1", "-s", "-o", dir], {
+        cwd: packageDir,
+      });
+      expect(result.stderr).not.toMatch(/^error:/m);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/evaluating wiki-search with vf-builtin/);
+      const [run] = readdirSync(join(dir, "evals", "wiki-search--vf-builtin"));
+      const text = await readFile(
+        join(dir, "evals", "wiki-search--vf-builtin", run!, "results.jsonl"),
+        "utf8",
+      );
+      const rows = text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        // The first prompt fits, so the model writes a turn (it was not trained on these tools and
+        // so far has not called one: the rollout ends there, no_tools_called). A prompt over its
+        // context would end the rollout before any turn, prompt_too_long.
+        expect(row.error).toBeNull();
+        expect(row.num_turns).toBeGreaterThanOrEqual(1);
+        expect(row.completion[0]).toMatchObject({ role: "assistant" });
+        expect(row.token_usage.output_tokens).toBeGreaterThan(0);
+        expect(row.reward).toBeGreaterThanOrEqual(0);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -29,10 +29,8 @@ export { answerPageRead, answerSectionRead, WIKI_JUDGE_PROMPT, wikiRubric } from
 export { wikiServerCommand } from "./wiki-server-main.ts";
 export { inProcessWikiTools, WIKI_TOOLS } from "./wiki-tools.ts";
 
-/** The system prompt of every row. */
-export const SYSTEM_PROMPT =
-  "Answer the question with the Wikipedia tools: search_pages finds pages, view_sections lists a page's " +
-  "sections, read_section reads one. When you have found the answer, reply with the answer alone, in a few words.";
+/** The system prompt of every row; short, like the tools' descriptions, to leave the model room. */
+export const SYSTEM_PROMPT = "Look the answer up with the tools, then reply with it alone, in a few words.";
 
 /** The arguments of `loadEnvironment` (`vf eval wiki-search -a '{...}'`). */
 export const WikiSearchArgs = z

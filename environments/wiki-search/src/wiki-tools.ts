@@ -15,30 +15,27 @@ export interface WikiToolSpec<Shape extends z.ZodRawShape> {
   run: (corpus: WikiCorpus, args: z.infer<z.ZodObject<Shape>>) => string;
 }
 
+// Descriptions are short on purpose: the model reads all three on every turn, and with them the
+// first prompt fits the built-in model's context of 1,024 tokens. A bad id's error says what ids
+// look like, so the schemas need no examples.
 const searchPages: WikiToolSpec<{ query: z.ZodString }> = {
   name: "search_pages",
-  description:
-    "Search the Wikipedia pages for a query; returns the best pages (at most 5) as [{page_id, title}]. " +
-    "Pass a page_id to view_sections.",
-  parameters: { query: z.string().describe("words to search for, e.g. the question's key terms") },
+  description: "Search the pages: the best 5 as [{page_id, title}]",
+  parameters: { query: z.string() },
   run: (corpus, { query }) => JSON.stringify(corpus.search(query)),
 };
 
 const viewSections: WikiToolSpec<{ page_id: z.ZodString }> = {
   name: "view_sections",
-  description:
-    "List a page's sections (its paragraphs) as [{section_id, preview}] with their first words. " +
-    "Pass a section_id to read_section.",
-  parameters: { page_id: z.string().describe('a page id from search_pages, e.g. "fresno_california"') },
+  description: "A page's sections as [{section_id, preview}]",
+  parameters: { page_id: z.string() },
   run: (corpus, { page_id }) => JSON.stringify(corpus.sections(page_id)),
 };
 
 const readSection: WikiToolSpec<{ section_id: z.ZodString }> = {
   name: "read_section",
-  description: "Read the text of one section.",
-  parameters: {
-    section_id: z.string().describe('a section id from view_sections, e.g. "fresno_california#3"'),
-  },
+  description: "A section's text",
+  parameters: { section_id: z.string() },
   run: (corpus, { section_id }) => corpus.read(section_id),
 };
 

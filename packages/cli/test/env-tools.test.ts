@@ -29,7 +29,7 @@ describe("vf env tools", () => {
   it("lists each tool with its arguments and description, the MCP servers' included", async () => {
     const listed = await runVf(["env", "tools", "wiki-search"]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^search_pages\(query: string\)\n {2}Search the Wikipedia pages/);
+    expect(listed.stdout).toMatch(/^search_pages\(query: string\)\n {2}Search the pages: the best 5/);
     expect(listed.stdout).toContain("read_section(section_id: string)");
     const json = await runVf(["env", "tools", "gsm8k-calculator", "--json"]);
     expect(JSON.parse(json.stdout)[0]).toMatchObject({ type: "function", function: { name: "calculate" } });
