@@ -1,10 +1,12 @@
 // Several evaluations from one `vf eval config.toml`, through the real binary against a scripted
-// server: a sweep over two temperatures × two environments ending in one comparison table, its
+// server: a sweep over two temperatures × two environments ending in one comparison table, a sweep
+// of an environment's arguments (`[ablation.sweep.args]`) × temperatures, its
 // progress side by side on a terminal (tmux draws the screen), an evaluation that fails while the
 // others go on, and a block's `name` in metadata.json and the run's folder.
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { loadEnvironment as loadGsm8k } from "@vf-env/gsm8k";
+import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf } from "../src/testing/index.ts";
 import { ITEMS_ENV, WORDS_ENV, writeEnvironment } from "./fixture-envs.ts";
@@ -100,6 +102,55 @@ describe("a sweep of two temperatures × two environments", () => {
     expect(block.map((row) => row - block[0]!)).toEqual([0, 1, 2, 3]);
     expect(screen.indexOf("--- Comparison ---")).toBeGreaterThan(block[3]!);
     expect(screen.every((line) => line.length <= 150)).toBe(true);
+  });
+});
+
+describe("a sweep of an environment's arguments", () => {
+  it("runs gsm8k strict and lenient at two temperatures, each cell in the comparison table", async () => {
+    // The right number, said plainly at temperature 0 (only lenient scoring counts it) and boxed at 0.7.
+    const { inputs } = await (await loadGsm8k({ numEval: 3 })).inputs({ split: "eval" });
+    const answers = new Map(inputs.map((input) => [lastUserText(input.prompt), input.answer]));
+    const gsm8k = await startScriptedServer({
+      reply: byPrompt((messages, request) => {
+        const answer = answers.get(lastUserText(messages)) ?? "?";
+        return request.temperature === 0 ? `It comes to ${answer}.` : `So \\boxed{${answer}}.`;
+      }),
+    });
+    try {
+      const path = join(project.dir, "sweep-args.toml");
+      await writeFile(
+        path,
+        `model = "scripted"
+base_url = "${gsm8k.url}"
+num_examples = 3
+rollouts_per_example = 1
+
+[[ablation]]
+id = "gsm8k"
+[ablation.sweep]
+temperature = [0.0, 0.7]
+[ablation.sweep.args]
+lenient = [false, true]
+`,
+      );
+      const run = await runVf(["eval", path], { cwd: project.dir });
+      expect(run.stderr).not.toMatch(/^error:/m);
+      expect(run.code).toBe(0);
+      expect(gsm8k.requests).toHaveLength(4 * 3);
+
+      const lines = run.stdout.split("\n");
+      const first = lines.indexOf("--- Comparison ---") + 2; // after the title and the header
+      const rows = lines.slice(first, first + 4).map((row) => row.split(/ {2,}/));
+      expect(rows.map((cells) => [cells[0], cells[1], cells[3]])).toEqual([
+        ["gsm8k", "temperature=0, args.lenient=false", "0.000 ± 0.000"],
+        ["gsm8k", "temperature=0, args.lenient=true", "1.000 ± 0.000"],
+        ["gsm8k", "temperature=0.7, args.lenient=false", "1.000 ± 0.000"],
+        ["gsm8k", "temperature=0.7, args.lenient=true", "1.000 ± 0.000"],
+      ]);
+      expect(run.stdout).toContain("Setting: temperature=0, args.lenient=true");
+    } finally {
+      await gsm8k.close();
+    }
   });
 });
 

@@ -58,9 +58,10 @@ export function expandAblation(raw: unknown, where: string): SweepCell[] {
     );
   }
   return product(dimensions.map((d) => d.values)).map((combo) => {
+    // fresh tables per cell: a swept value set in a shared one would reach every cell
     const block: Record<string, unknown> = {
       ...fixed,
-      args: fixedArgs,
+      args: { ...fixedArgs },
       sampling: { ...asTable(fixed.sampling) },
     };
     delete block.env_args;

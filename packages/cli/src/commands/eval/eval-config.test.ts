@@ -154,6 +154,13 @@ lenient = [false, true]
       envArgs: { split: "test", lenient: true },
       sampling: { temperature: 0.7 },
     });
+    // each cell its own arguments, not the last cell's
+    expect(specs.slice(1).map((s) => s.envArgs)).toEqual([
+      { split: "test", lenient: false },
+      { split: "test", lenient: true },
+      { split: "test", lenient: false },
+      { split: "test", lenient: true },
+    ]);
   });
 
   it("sweep environments and sampling tables too, and a name labels a block", async () => {
