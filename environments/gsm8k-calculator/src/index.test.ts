@@ -1,6 +1,12 @@
 // The tool loop, the rubric on every row and the arguments, in process; e2e.test.ts drives the vf binary.
 import { contentText, evaluate, type Messages, OpenAIModelClient } from "@vf-rl/core";
-import { byPrompt, type ReplyFn, type ScriptedReply, startScriptedServer } from "@vf-rl/core/testing";
+import {
+  byPrompt,
+  type ReplyFn,
+  type ScriptedReply,
+  scoreCompletion,
+  startScriptedServer,
+} from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment, SYSTEM_PROMPT } from "./index.ts";
 
@@ -98,6 +104,56 @@ describe("the calculate tool in a rollout", () => {
     const { result } = await evaluateWith(forever, 1);
     expect(result.records[0]!.stop_condition).toBe("max_turns_reached");
     expect(result.records[0]!.metrics).toMatchObject({ correct_answer: 0, calculate_calls: 10 });
+  });
+});
+
+describe("gsm8k-calculator rubric", () => {
+  /** The calculator asked for 9 * 2 (it answers 18), then the model's final reply. */
+  const afterCalculating = (final: string): Messages => [
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [
+        { id: "c1", type: "function", function: { name: "calculate", arguments: '{"expression": "9 * 2"}' } },
+      ],
+    },
+    { role: "tool", tool_call_id: "c1", content: "18" },
+    { role: "assistant", content: final },
+  ];
+  const firstRow = async (args: Record<string, unknown>) => {
+    const env = await loadEnvironment({ numEval: 1, ...args });
+    const [input] = (await env.inputs({ split: "eval" })).inputs;
+    return { env, input: input! };
+  };
+
+  it("rewards only a boxed answer; a right number without a box counts in the lenient metric alone", async () => {
+    const { env, input } = await firstRow({});
+    expect(input.answer).toBe("18");
+    const boxed = await scoreCompletion(env, input, afterCalculating("She makes \\boxed{18} a day."));
+    expect(boxed.reward).toBe(1);
+    expect(boxed.metrics).toMatchObject({
+      correct_answer: 1,
+      lenient_correct_answer: 1,
+      calculate_errors: 0,
+    });
+    const unboxed = await scoreCompletion(env, input, afterCalculating("She makes $18 a day."));
+    expect(unboxed.reward).toBe(0);
+    expect(unboxed.metrics).toMatchObject({ correct_answer: 0, lenient_correct_answer: 1 });
+    expect((await scoreCompletion(env, input, afterCalculating("So \\boxed{20}."))).reward).toBe(0);
+    // the calculator's 18 is not the model's answer
+    const noAnswer = await scoreCompletion(env, input, afterCalculating("I am not sure."));
+    expect(noAnswer.metrics).toMatchObject({ correct_answer: 0, lenient_correct_answer: 0 });
+  });
+
+  it("rewards the last number of the reply when asked to be lenient", async () => {
+    const { env, input } = await firstRow({ lenient: true });
+    expect((await scoreCompletion(env, input, afterCalculating("She makes $18 a day."))).reward).toBe(1);
+    expect((await scoreCompletion(env, input, afterCalculating("She makes \\boxed{18} a day."))).reward).toBe(
+      1,
+    );
+    expect((await scoreCompletion(env, input, afterCalculating("She makes $20 a day."))).reward).toBe(0);
+    expect((await scoreCompletion(env, input, afterCalculating("I am not sure."))).reward).toBe(0);
+    await expect(loadEnvironment({ lenient: "yes" })).rejects.toThrow(/lenient/);
   });
 });
 
