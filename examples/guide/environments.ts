@@ -7,7 +7,7 @@ import {
   lastAssistantText,
   type Messages,
   MultiTurnEnv,
-  type RolloutInput,
+  type MultiTurnEnvOptions,
   type RolloutState,
   Rubric,
   SingleTurnEnv,
@@ -35,8 +35,8 @@ export const single = new SingleTurnEnv({
 });
 
 export class Guess extends MultiTurnEnv<{ tries: number }> {
-  protected override initialData(_input: RolloutInput) {
-    return { tries: 0 };
+  constructor(options: Omit<MultiTurnEnvOptions<{ tries: number }>, "initialData">) {
+    super({ ...options, initialData: () => ({ tries: 0 }) });
   }
 
   protected override envResponse(messages: Messages, state: RolloutState<{ tries: number }>): EnvResponse {
@@ -66,11 +66,11 @@ const readNote = tool({
     ctx.state.data.notes.get(title) ?? `no note titled "${title}"`,
 });
 
-class Notebook extends ToolEnv<{ notes: Map<string, string> }> {
-  protected override initialData(input: RolloutInput) {
-    return { notes: new Map([["answer", input.answer]]) };
-  }
-}
-export const notebook = new Notebook({ dataset, rubric, tools: [readNote] });
+export const notebook = new ToolEnv({
+  dataset,
+  rubric,
+  tools: [readNote],
+  initialData: (input) => ({ notes: new Map([["answer", input.answer]]) }),
+});
 
 export const both = new EnvGroup({ envs: [single, calculator], names: ["plain", "calculator"] });

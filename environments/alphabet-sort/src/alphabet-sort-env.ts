@@ -7,7 +7,6 @@ import {
   type Messages,
   MultiTurnEnv,
   type MultiTurnEnvOptions,
-  type RolloutInput,
   type RolloutState,
 } from "@vf-rl/core";
 import { type TurnNames, turnNamesOf, userPrompt } from "./sort-task.ts";
@@ -19,13 +18,9 @@ export interface SortData {
 
 /** A multi-turn environment whose user replays the row's `info.turn_names`, one turn at a time. */
 export class AlphabetSortEnv extends MultiTurnEnv<SortData> {
-  constructor(options: MultiTurnEnvOptions<SortData>) {
-    super(options);
+  constructor(options: Omit<MultiTurnEnvOptions<SortData>, "initialData">) {
+    super({ ...options, initialData: (input) => ({ turns: turnNamesOf(input.info) }) });
     this.addStopCondition("all_turns_answered", (state) => state.turns.length >= state.data.turns.length);
-  }
-
-  protected override initialData(input: RolloutInput): SortData {
-    return { turns: turnNamesOf(input.info) };
   }
 
   protected envResponse(_messages: Messages, state: RolloutState<SortData>): EnvResponse {

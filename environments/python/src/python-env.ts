@@ -5,12 +5,12 @@
  * errors, times out or is cancelled. A sandbox that cannot confine code ends the rollout with a
  * `SandboxError` (recorded, and retryable as an infrastructure error); it never runs code unconfined.
  */
-import { type RolloutInput, SandboxError, ToolEnv, type ToolEnvOptions } from "@vf-rl/core";
+import { SandboxError, ToolEnv, type ToolEnvOptions } from "@vf-rl/core";
 import { type PythonData, pythonTool } from "./python-tool.ts";
 import { createSandboxFolder, removeSandboxFolder } from "./sandbox/sandbox-folder.ts";
 import type { SandboxOptions } from "./sandbox/sandbox-options.ts";
 
-export interface PythonEnvOptions extends Omit<ToolEnvOptions<PythonData>, "tools"> {
+export interface PythonEnvOptions extends Omit<ToolEnvOptions<PythonData>, "tools" | "initialData"> {
   /** Limits and programs of the sandboxes. */
   sandbox: SandboxOptions;
 }
@@ -25,6 +25,7 @@ export class PythonEnv extends ToolEnv<PythonData> {
       ...rest,
       tools: [pythonTool(sandbox)],
       stopErrors: [...(rest.stopErrors ?? []), SandboxError],
+      initialData: () => ({ folder: createSandboxFolder(sandbox) }),
     });
     this.sandbox = sandbox;
     this.addCleanup("python-sandbox", async (state) => {
@@ -35,9 +36,5 @@ export class PythonEnv extends ToolEnv<PythonData> {
       await running?.close();
       await removeSandboxFolder(folder);
     });
-  }
-
-  protected override initialData(_input: RolloutInput): PythonData {
-    return { folder: createSandboxFolder(this.sandbox) };
   }
 }

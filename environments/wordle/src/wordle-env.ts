@@ -9,7 +9,6 @@ import {
   lastAssistantText,
   type Messages,
   MultiTurnEnv,
-  type RolloutInput,
   type RolloutState,
 } from "@vf-rl/core";
 import { judgeMove, newGame, playMove } from "./wordle-game.ts";
@@ -30,13 +29,13 @@ export class WordleEnv extends MultiTurnEnv<WordleData> {
   constructor(options: WordleEnvOptions) {
     const { maxGuesses, allowed, ...rest } = options;
     // An invalid move must be followed by a valid one or the game ends: two turns per guess at most.
-    super({ ...rest, maxTurns: 2 * maxGuesses });
+    super({
+      ...rest,
+      maxTurns: 2 * maxGuesses,
+      initialData: (input) => ({ game: newGame(input.answer, maxGuesses) }),
+    });
     this.maxGuesses = maxGuesses;
     this.allowed = allowed;
-  }
-
-  protected override initialData(input: RolloutInput): WordleData {
-    return { game: newGame(input.answer, this.maxGuesses) };
   }
 
   protected envResponse(messages: Messages, state: RolloutState<WordleData>): EnvResponse {

@@ -24,6 +24,7 @@ export { type SeededRandom, seededRandom, seededShuffle } from "./datasets/seede
 export { EnvGroup, type EnvGroupOptions } from "./envs/env-group.ts";
 export { Environment, type EnvironmentOptions } from "./envs/environment.ts";
 export {
+  type DataOptions,
   type EnvResponse,
   MultiTurnEnv,
   type MultiTurnEnvOptions,

@@ -9,6 +9,7 @@ import { type ScriptedServer, startScriptedServer } from "../testing/index.ts";
 import { sequence } from "../testing/scripted-reply.ts";
 import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
 import { SingleTurnEnv } from "./single-turn-env.ts";
+import { ToolEnv } from "./tool-env.ts";
 
 const dataset = Dataset.fromRows([{ question: "Count with me.", answer: "3" }]);
 const input: RolloutInput = {
@@ -24,17 +25,18 @@ const input: RolloutInput = {
 class Counter extends MultiTurnEnv<{ replies: number }> {
   cleanedUp = 0;
   constructor(options: Partial<MultiTurnEnvOptions<{ replies: number }>> & { setupDelayMs?: number } = {}) {
-    super({ dataset, ...options });
     const delay = options.setupDelayMs ?? 0;
-    this.setupDelay = delay;
+    super({
+      dataset,
+      initialData: async () => {
+        if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+        return { replies: 0 };
+      },
+      ...options,
+    });
     this.addCleanup("count", () => {
       this.cleanedUp++;
     });
-  }
-  private readonly setupDelay: number;
-  protected override async initialData() {
-    if (this.setupDelay > 0) await new Promise((r) => setTimeout(r, this.setupDelay));
-    return { replies: 0 };
   }
   protected envResponse(messages: Messages, state: RolloutState<{ replies: number }>): EnvResponse {
     state.data.replies++;
@@ -144,13 +146,11 @@ describe("MultiTurnEnv", () => {
   it("ends a rollout whose initialData throws before any turn, and neither cleans it up nor scores it", async () => {
     const client = await clientFor({ reply: sequence(["one"]) });
     let scored = 0;
-    class NoGame extends Counter {
-      protected override async initialData(): Promise<{ replies: number }> {
-        throw new Error("no game for this row");
-      }
-    }
+    const noGame = async (): Promise<{ replies: number }> => {
+      throw new Error("no game for this row");
+    };
     const rubric = new Rubric<{ replies: number }>().addReward(() => ++scored, { name: "scored" });
-    const env = new NoGame({ rubric });
+    const env = new Counter({ rubric, initialData: noGame });
     const state = await env.rollout(input, { client, model: "scripted" });
     expect(state.stopCondition).toBe("has_error");
     expect(state.error).toMatchObject({ error: "Error", message: "no game for this row" });
@@ -240,5 +240,31 @@ describe("SingleTurnEnv", () => {
     const tokens = state.turns[0]!.response.tokens!;
     expect(tokens.promptIds.length).toBeGreaterThan(0);
     expect(tokens.completionIds.length).toBe(tokens.completionLogprobs.length);
+  });
+});
+
+describe("initialData", () => {
+  // The @ts-expect-error lines are the test of the types: `npm run check` (tsc) fails if one compiles.
+  it("must be given where Data has required fields, and is {} where Data has none", async () => {
+    // @ts-expect-error: { replies: number } has a required field, and nothing would make it
+    new SingleTurnEnv<{ replies: number }>({ dataset });
+    // @ts-expect-error: the same for a tool environment
+    new ToolEnv<{ folder: string }>({ dataset });
+    class Overridden extends MultiTurnEnv<{ replies: number }> {
+      // @ts-expect-error: a method cannot stand in for the option, which the constructor requires
+      protected override initialData() {
+        return { replies: 0 };
+      }
+      protected envResponse(): EnvResponse {
+        return [];
+      }
+    }
+    expect(Overridden).toBeDefined();
+
+    const client = await clientFor({ reply: sequence(["3", "3"]) });
+    const notes = new SingleTurnEnv<{ note?: string }>({ dataset });
+    expect((await notes.rollout(input, { client, model: "scripted" })).data).toEqual({});
+    const counted = new SingleTurnEnv({ dataset, initialData: (row) => ({ row: row.exampleId }) });
+    expect((await counted.rollout(input, { client, model: "scripted" })).data).toEqual({ row: 0 });
   });
 });

@@ -25,8 +25,22 @@ import { headersFromState } from "../rollout/state-value.ts";
 import { Environment, type EnvironmentOptions, type RolloutContext } from "./environment.ts";
 import { OrderedHooks } from "./ordered-hooks.ts";
 
-/** Options of `MultiTurnEnv`: an environment's options plus turn, time and token limits. */
+/**
+ * Options of `MultiTurnEnv`: an environment's options plus how a rollout's data is made and turn,
+ * time and token limits. A constructor takes them with `DataOptions<Data>`, which makes
+ * `initialData` required when `Data` has required fields.
+ */
 export interface MultiTurnEnvOptions<Data> extends EnvironmentOptions<Data> {
+  /**
+   * Makes the environment's own fields of one rollout (`state.data`) before its first model turn.
+   * When it throws, or has not finished when the rollout times out or is cancelled, the rollout
+   * ends there (`has_error` or `timeout_reached`) without data, and is neither cleaned up nor
+   * scored. Default (allowed only when `Data` has no required fields): an empty object.
+   *
+   * @example
+   * super({ ...options, initialData: (input) => ({ game: newGame(input.answer, maxGuesses) }) });
+   */
+  initialData?: (input: RolloutInput) => Data | Promise<Data>;
   /** Model turns per rollout; default unlimited (-1 also means unlimited). */
   maxTurns?: number;
   /** Wall-clock limit of setup plus generation per rollout, in seconds; the partial completion is kept. */
@@ -34,6 +48,16 @@ export interface MultiTurnEnvOptions<Data> extends EnvironmentOptions<Data> {
   /** Cap on completion tokens summed over all turns; each turn's max_tokens is lowered to fit. */
   maxTotalCompletionTokens?: number;
 }
+
+/**
+ * What a constructor's options add for `Data`: nothing when an empty object is a whole `Data` (no
+ * fields, or optional ones only), else a required `initialData`, so `state.data` always holds
+ * what its type says. A generic subclass takes `XOptions<Data> & DataOptions<Data>` to pass it on.
+ */
+export type DataOptions<Data> =
+  Record<string, never> extends Data
+    ? unknown
+    : { initialData: (input: RolloutInput) => Data | Promise<Data> };
 
 /** What `envResponse` returns: messages to append, or final messages that end the rollout. */
 export type EnvResponse = Messages | { messages: Messages; final: true };
@@ -61,9 +85,13 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
   timeoutSeconds: number | undefined;
   maxTotalCompletionTokens: number | undefined;
   protected readonly stops = new OrderedHooks<StopCheck<Data>>();
+  /** Makes a rollout's `state.data` (see `MultiTurnEnvOptions.initialData`). */
+  protected readonly initialData: (input: RolloutInput) => Data | Promise<Data>;
 
-  constructor(options: MultiTurnEnvOptions<Data>) {
+  constructor(options: MultiTurnEnvOptions<Data> & DataOptions<Data>) {
     super(options);
+    // Without initialData, DataOptions let the options through only where {} is a whole Data.
+    this.initialData = options.initialData ?? (() => ({}) as Data);
     this.maxTurns = options.maxTurns === undefined || options.maxTurns < 0 ? Infinity : options.maxTurns;
     this.timeoutSeconds = options.timeoutSeconds;
     this.maxTotalCompletionTokens = options.maxTotalCompletionTokens;
@@ -98,22 +126,6 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     messages: Messages,
     state: RolloutState<Data>,
   ): EnvResponse | Promise<EnvResponse>;
-
-  /**
-   * Makes the environment's own fields of one rollout (`state.data`) before its first model turn.
-   * When it throws, or has not finished when the rollout times out or is cancelled, the rollout
-   * ends there (`has_error` or `timeout_reached`) without data, and is neither cleaned up nor
-   * scored. Default: an empty object, for environments that keep no fields of their own; an
-   * environment whose `Data` has fields overrides it.
-   *
-   * @example
-   * protected override initialData(input: RolloutInput): WordleData {
-   *   return { game: newGame(input.answer, this.maxGuesses) };
-   * }
-   */
-  protected initialData(_input: RolloutInput): Data | Promise<Data> {
-    return {} as Data;
-  }
 
   /**
    * Work of a begun rollout before its first model turn, counted in its setup time: ToolEnv lists

@@ -9,14 +9,19 @@
  */
 import { EnvSettingsError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
-import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
+import {
+  type DataOptions,
+  type EnvResponse,
+  MultiTurnEnv,
+  type MultiTurnEnvOptions,
+} from "./multi-turn-env.ts";
 
 /** Options of `SingleTurnEnv` (those of every environment). */
 export type SingleTurnEnvOptions<Data> = Omit<MultiTurnEnvOptions<Data>, "maxTurns">;
 
 /** One model reply per rollout, scored by the rubric. */
 export class SingleTurnEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> {
-  constructor(options: SingleTurnEnvOptions<Data>) {
+  constructor(options: SingleTurnEnvOptions<Data> & DataOptions<Data>) {
     super({ ...options, maxTurns: 1 });
   }
 

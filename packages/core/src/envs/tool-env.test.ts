@@ -179,10 +179,11 @@ describe("a tool and its rollout's state", () => {
 
   class Folders extends ToolEnv<{ folder: string }> {
     constructor() {
-      super({ dataset, tools: [readFolder] });
-    }
-    protected override initialData(input: RolloutInput) {
-      return { folder: `/tmp/rollout-${input.exampleId}` };
+      super({
+        dataset,
+        tools: [readFolder],
+        initialData: (input) => ({ folder: `/tmp/rollout-${input.exampleId}` }),
+      });
     }
   }
 

@@ -23,7 +23,12 @@ import type { AssistantMessage, Messages, ToolCall, ToolMessage } from "../messa
 import { createState, type RolloutInput, type RolloutState, recordError } from "../rollout/rollout-state.ts";
 import { issueLines } from "../schema-issues.ts";
 import { type Tool, type ToolDefinition, toolDefinition, toolResultContent } from "../tools/tool.ts";
-import { type EnvResponse, MultiTurnEnv, type MultiTurnEnvOptions } from "./multi-turn-env.ts";
+import {
+  type DataOptions,
+  type EnvResponse,
+  MultiTurnEnv,
+  type MultiTurnEnvOptions,
+} from "./multi-turn-env.ts";
 
 /**
  * What a tool's `run` receives as its second argument inside a ToolEnv: the rollout's state, whose
@@ -82,7 +87,7 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
   private mcpListed = false;
   private readonly mcpSessions = new WeakMap<RolloutState<Data>, Promise<McpSession>>();
 
-  constructor(options: ToolEnvOptions<Data>) {
+  constructor(options: ToolEnvOptions<Data> & DataOptions<Data>) {
     super({ ...options, maxTurns: options.maxTurns ?? 10 });
     for (const t of options.tools ?? []) this.addTool(t);
     this.mcpServers = parseMcpServers(options.mcpServers ?? []);
