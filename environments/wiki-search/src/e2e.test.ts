@@ -65,7 +65,9 @@ function safeList(path: string): string[] {
   }
 }
 
-describe("vf eval wiki-search", () => {
+// Waits inside these tests go up to a minute (vf starting its MCP server on a loaded machine), so
+// the tests get more than vitest's default 30 s.
+describe("vf eval wiki-search", { timeout: 150_000 }, () => {
   it("gives a model that searches, reads the answer's section and answers the top reward", async () => {
     const { summary, requests } = await evalWith(await referenceModel());
     expect(summary).toMatchObject({ env_id: "wiki-search", num_examples: 5, rollouts_per_example: 2 });
@@ -141,7 +143,7 @@ describe("vf eval wiki-search", () => {
   );
 });
 
-describe("vf eval wiki-search on the built-in model", () => {
+describe("vf eval wiki-search on the built-in model", { timeout: 150_000 }, () => {
   it("runs a real model turn in every rollout and saves the rows", async () => {
     const dir = await mkdtemp(join(tmpdir(), "vf-wiki-builtin-"));
     try {
