@@ -1,10 +1,22 @@
 // `vf sft` end to end: a fresh tiny model fine-tuned on a JSONL file and on an environment's
-// reference answers, with its outputs on disk, and each kind of bad input as one line.
+// reference answers, with its outputs on disk; saved rollouts filtered by reward, and those with a
+// tool turn trained on the model's tool call but not on the tool's reply; and each kind of bad input
+// as one line.
 import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCheckpoint } from "@vf-rl/engine";
+import {
+  createLocalTrainer,
+  initParameters,
+  loadCheckpoint,
+  parameterCount,
+  parseModelConfig,
+  renderChat,
+  saveCheckpoint,
+  tokenizer,
+} from "@vf-rl/engine";
+import { type DataSource, readDataSource } from "@vf-rl/train/supervised";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runVf } from "../../testing/index.ts";
 
@@ -160,6 +172,118 @@ describe("vf sft on saved rollouts", () => {
     expect(unfiltered.code).toBe(1);
     expect(unfiltered.stderr).toMatch(/has no rewards, so --min-reward and --best-of-group cannot filter it/);
   });
+});
+
+describe("vf sft on saved rollouts with a tool turn", () => {
+  const WORDS = ["cat", "dog", "sun", "map", "pen", "cup", "box", "hat"];
+  /** A rollout that looks the word up, reads the tool's entry (upper case) and answers. */
+  const rollout = (word: string, i: number) => ({
+    example_id: i,
+    prompt: [{ role: "user", content: `Define ${word}.` }],
+    completion: [
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          {
+            id: `c${i}`,
+            type: "function",
+            function: { name: "lookup", arguments: JSON.stringify({ word }) },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: `c${i}`, content: `ENTRY ${word.toUpperCase()}: QUIZ JAB VEX` },
+      { role: "assistant", content: `a ${word} is a ${word}.` },
+    ],
+    tool_defs: [
+      {
+        type: "function",
+        function: {
+          name: "lookup",
+          description: "Look a word up.",
+          parameters: { type: "object", properties: { word: { type: "string" } }, required: ["word"] },
+        },
+      },
+    ],
+    reward: 1,
+  });
+
+  /**
+   * Mean log-probability a checkpoint gives the tokens of the model's tool call (its first turn, to
+   * <|eot|>) and of the tool's reply (its text), over the conversations as vf sft reads them.
+   */
+  async function spanLogprobs(checkpoint: string, source: DataSource) {
+    const trainer = await createLocalTrainer({ checkpoint });
+    try {
+      const sums = { call: [0, 0], tool: [0, 0] };
+      for (const messages of source.conversations) {
+        const tokens = renderChat(messages);
+        const mask = tokens.map((_, i) => (i === 0 ? 0 : 1));
+        const { logprobs } = await trainer.forward([{ tokens, mask }], { type: "cross_entropy" });
+        const call = tokens.indexOf(tokenizer.special("<|assistant|>"));
+        const tool = tokens.indexOf(tokenizer.special("<|tool|>"));
+        const add = (span: number[], from: number, to: number) => {
+          for (let i = from; i < to; i++) {
+            span[0]! += logprobs[0]![i]!;
+            span[1]! += 1;
+          }
+        };
+        add(sums.call, call + 1, tokens.indexOf(tokenizer.eot, call) + 1);
+        add(sums.tool, tool + 1, tokens.indexOf(tokenizer.eot, tool));
+      }
+      return { call: sums.call[0]! / sums.call[1]!, tool: sums.tool[0]! / sums.tool[1]! };
+    } finally {
+      await trainer.close();
+    }
+  }
+
+  it("trains the assistant's tool call and not the tool's reply", async () => {
+    const results = join(dir, "tool-rollouts.jsonl");
+    await writeFile(results, `${WORDS.map((w, i) => JSON.stringify(rollout(w, i))).join("\n")}\n`);
+    // A fresh model to start from, its context long enough for the tool's description too.
+    const start = join(dir, "tool-start");
+    const config = parseModelConfig({
+      vocabSize: tokenizer.vocabSize,
+      dModel: 32,
+      nLayers: 1,
+      nHeads: 2,
+      dFF: 64,
+      maxSeqLen: 1024,
+    });
+    const params = new Float32Array(parameterCount(config));
+    initParameters(config, params, 0);
+    await saveCheckpoint(start, config, params);
+
+    const out = join(dir, "tool-sft");
+    const trained = await runVf([
+      "sft",
+      "--data",
+      results,
+      "--model",
+      start,
+      "--steps",
+      "40",
+      "--batch-size",
+      "4",
+      "--lr",
+      "0.01",
+      "--threads",
+      "1",
+      "-o",
+      out,
+    ]);
+    expect(trained.stderr).not.toMatch(/^error:/m);
+    expect(trained.code).toBe(0);
+    // every rollout kept and trained on: none skipped for its tool turn
+    expect(trained.stderr).toContain(`${results}: 8 of 8 rollouts kept\n`);
+
+    const source = await readDataSource(results, {});
+    const before = await spanLogprobs(start, source);
+    const after = await spanLogprobs(join(out, "final"), source);
+    // The tool call is learned; the tool's reply, never a target, is no likelier than before.
+    expect(after.call).toBeGreaterThan(before.call + 2);
+    expect(after.tool).toBeLessThan(before.tool);
+  }, 120_000);
 });
 
 describe("vf sft's bad input", () => {
