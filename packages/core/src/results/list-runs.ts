@@ -6,6 +6,7 @@ import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { RunsFolderNotFoundError, UserError } from "../errors.ts";
+import { foreignLayout, refuseForeignRun } from "./foreign-run.ts";
 import { readMetadata } from "./read-metadata.ts";
 import { firstOfEachRollout, readRecords } from "./read-records.ts";
 import { meanReward, runStatus } from "./read-run.ts";
@@ -45,7 +46,9 @@ export type RunEntry = RunListing | UnreadableRun;
 
 /**
  * Every run under `path`, newest first. `path` may be the output folder (holding `evals/`), the
- * `evals` folder, one `<env>--<model>` folder, or a single run folder.
+ * `evals` folder, one `<env>--<model>` folder, or a single run folder. Folders of results in a layout
+ * vf does not read (see foreign-run.ts) are listed as unreadable, saying what they are; `path` itself
+ * being one is a `ForeignRunError`.
  *
  * The rows are always read: the mean reward and the count come from them (verifiers' metadata may
  * hold placeholders), and repeated rollouts are counted once. A run saved as "running" that no live
@@ -55,6 +58,7 @@ export async function listRuns(path: string): Promise<RunEntry[]> {
   if (!(await isDirectory(path))) {
     throw new RunsFolderNotFoundError(path);
   }
+  await refuseForeignRun(path);
   const entries = await Promise.all((await runFolders(path)).map(describeRun));
   const time = (entry: RunEntry & { sortKey: number }) => entry.sortKey;
   return entries
@@ -81,6 +85,7 @@ async function describeRun(dir: string): Promise<RunEntry & { sortKey: number }>
   const mtime = results?.mtimeMs ?? 0;
   try {
     if (!results) {
+      await refuseForeignRun(dir);
       throw new UserError(
         `${join(dir, RESULTS_FILE)} does not exist: the run saved no rows; delete the folder`,
       );
@@ -121,7 +126,7 @@ async function isRunFolder(dir: string): Promise<boolean> {
     exists(join(dir, METADATA_FILE)),
     exists(join(dir, RESULTS_FILE)),
   ]);
-  return meta || results;
+  return meta || results || (await foreignLayout(dir)) !== null;
 }
 
 async function subfolders(dir: string): Promise<string[]> {

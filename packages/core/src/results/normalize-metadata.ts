@@ -2,6 +2,8 @@
  * Brings a metadata.json written by any verifiers release (or by vf) to the shape `RunMetadata`
  * validates. What changed over verifiers' history, each mapped here (fixtures/verifiers-* holds a
  * run in each shape):
+ * - 0.1.2.post1: as 0.1.3, but the sampling settings as top-level `max_tokens` and `temperature`
+ *   (null when not given), with no `sampling_args`.
  * - 0.1.3: `env` for `env_id`; `date` "YYYY-MM-DD" and `time` "HH:MM:SS", the clock time the run
  *   was saved (not a duration); each metric's average as a top-level `avg_<metric>` key.
  * - 0.1.4–0.1.5: `date` "YYYY-MM-DD HH:MM:SS"; `time_ms`, the run's milliseconds.
@@ -16,6 +18,9 @@
 import { isJsonObject, type JsonObject, withoutNulls } from "./json-object.ts";
 import { normalizeTools } from "./normalize-tools.ts";
 
+/** The sampling settings verifiers 0.1.2.post1 wrote at the top level, the only ones its vf-eval had. */
+const TOP_LEVEL_SAMPLING = ["max_tokens", "temperature"] as const;
+
 /** Top-level `avg_*` keys that are fields in their own right, not a metric's average. */
 const AVG_FIELDS = new Set(["avg_reward", "avg_metrics", "avg_error"]);
 
@@ -25,6 +30,14 @@ export function normalizeMetadata(raw: JsonObject): JsonObject {
   const meta = withoutNulls(raw);
 
   if (meta.env_id === undefined && typeof meta.env === "string") meta.env_id = meta.env;
+  if (meta.sampling_args === undefined) {
+    const sampling: JsonObject = {};
+    for (const key of TOP_LEVEL_SAMPLING) {
+      if (meta[key] !== undefined) sampling[key] = meta[key];
+      delete meta[key];
+    }
+    meta.sampling_args = sampling;
+  }
   if (typeof meta.time === "string") {
     // 0.1.3: the wall-clock time of day, which completes the date; the run's length is unknown.
     if (typeof meta.date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(meta.date)) {

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import { issueLines } from "../schema-issues.ts";
+import { refuseForeignRun } from "./foreign-run.ts";
 import { isJsonObject, type JsonObject } from "./json-object.ts";
 import { normalizeMetadata } from "./normalize-metadata.ts";
 import { METADATA_FILE } from "./run-directory.ts";
@@ -16,7 +17,10 @@ export interface MetadataFile {
   hasStatus: boolean;
 }
 
-/** Reads and validates `<dir>/metadata.json`; a missing or invalid file is a UserError naming it. */
+/**
+ * Reads and validates `<dir>/metadata.json`; a missing or invalid file is a UserError naming it (a
+ * `ForeignRunError` when the folder holds results in a layout vf does not read).
+ */
 export async function readMetadata(dir: string): Promise<MetadataFile> {
   const path = join(dir, METADATA_FILE);
   let text: string;
@@ -24,6 +28,7 @@ export async function readMetadata(dir: string): Promise<MetadataFile> {
     text = await readFile(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      await refuseForeignRun(dir);
       throw new UserError(
         `${path} does not exist: point at a run folder that holds metadata.json and results.jsonl`,
       );

@@ -2,7 +2,7 @@
 // historical-shape fixture of core's reader (one per release that changed the files) and the real
 // verifiers outputs are pushed as reports, and the Hub holds every rollout with the mean reward
 // recomputed from the rows (0.1.6 saved a 0.0 placeholder), on the API and on the report's page.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,7 +20,13 @@ vi.setConfig({ hookTimeout: 120_000, testTimeout: 120_000 });
 
 // The fixtures are data files of core's tests, read in place (they are not part of its published API).
 const fixtures = fileURLToPath(new URL("../../../core/src/results/fixtures/", import.meta.url));
-const historical = readdirSync(fixtures).filter((name) => name.startsWith("verifiers-0"));
+const historical = readdirSync(fixtures).filter(
+  (name) => name.startsWith("verifiers-0") && existsSync(join(fixtures, name, "metadata.json")),
+);
+// Results verifiers saved in layouts vf does not read (a dataset folder, v1 traces): refused before upload.
+const foreign = readdirSync(fixtures).filter(
+  (name) => name.startsWith("verifiers-0") && !historical.includes(name),
+);
 const outputs = join(fixtures, "verifiers-outputs", "evals");
 const realRuns = readdirSync(outputs).flatMap((envModel) =>
   readdirSync(join(outputs, envModel)).map((runId) => join(envModel, runId)),
@@ -65,8 +71,14 @@ async function pushAndRead(dir: string) {
 describe("reports of runs in every historical verifiers shape", () => {
   it("has the historical shapes to push", () => {
     expect(historical).toEqual(
-      expect.arrayContaining(["verifiers-0.1.3", "verifiers-0.1.6", "verifiers-0.2"]),
+      expect.arrayContaining([
+        "verifiers-0.1.2.post1",
+        "verifiers-0.1.3",
+        "verifiers-0.1.6",
+        "verifiers-0.2",
+      ]),
     );
+    expect(foreign.sort()).toEqual(["verifiers-0.1.2", "verifiers-0.2-v1"]);
     expect(realRuns.length).toBeGreaterThanOrEqual(4);
   });
 
@@ -104,5 +116,19 @@ describe("reports of runs in every historical verifiers shape", () => {
     const mean = records.reduce((sum, r) => sum + r.reward, 0) / records.length;
     expect(report.avg_reward).toBeCloseTo(mean, 9);
     expect(rows.map((r) => r.row.reward)).toEqual(records.map((r) => r.reward));
+  });
+
+  it.each(foreign)("refuses %s before sending anything, saying what it is and what to do", async (folder) => {
+    const reports = async () => (await client.listReports("admin", "arith", { limit: 100 })).items.length;
+    const before = await reports();
+    const pushed = pushReport({
+      client,
+      runDir: join(fixtures, folder),
+      env: "admin/arith",
+      contentHash: hash,
+    });
+    await expect(pushed).rejects.toThrow(/is a (Hugging Face dataset folder|run of verifiers' v1 eval)/);
+    await expect(pushed).rejects.toThrow(/evaluate again with vf eval -s/);
+    expect(await reports()).toBe(before);
   });
 });
