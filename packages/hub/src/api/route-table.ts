@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { HubError } from "../hub-error.ts";
 import type { HubEnv } from "../server/hub-context.ts";
 import { requireUser } from "../server/principal.ts";
-import { readCapped, readJson } from "../server/request-body.ts";
+import { readJson, refuseDeclaredOver } from "../server/request-body.ts";
 import { BODY_LIMITS } from "./body-limits.ts";
 import { dataEnvelope } from "./schemas/envelope.ts";
 
@@ -22,7 +22,7 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   summary: string;
   auth: RouteAuth;
   query?: Q;
-  /** A JSON body schema, or "tarball" for a raw .tgz body. */
+  /** A JSON body schema, or "tarball" for a raw .tgz body, handed to the handler unread as `upload`. */
   body?: B | "tarball";
   /** Cap of a JSON body in bytes; default `BODY_LIMITS.json` (a tarball's is the Hub's `maxTarballBytes`). */
   maxBodyBytes?: number;
@@ -37,7 +37,11 @@ export interface RouteInput<Q extends z.ZodType, B extends z.ZodType> {
   params: Record<string, string>;
   query: z.infer<Q>;
   body: z.infer<B>;
-  raw: Uint8Array;
+  /**
+   * A "tarball" route's body, not yet read (its declared length already checked against the Hub's
+   * `maxTarballBytes`): the handler streams it, and must count it against that cap too.
+   */
+  upload: ReadableStream<Uint8Array> | null;
 }
 
 /** The routes of one Hub app, collected for the OpenAPI document. */
@@ -61,16 +65,18 @@ export class RouteTable {
       if (spec.auth === "read" || spec.auth === "write") requireUser(c, spec.auth);
       const query = spec.query ? parseWith(spec.query, c.req.query(), "query") : undefined;
       let body: unknown;
-      let raw: Uint8Array = new Uint8Array();
-      if (spec.body === "tarball") raw = await readCapped(c, c.get("hub").limits.maxTarballBytes);
-      else if (spec.body) {
+      let upload: ReadableStream<Uint8Array> | null = null;
+      if (spec.body === "tarball") {
+        refuseDeclaredOver(c, c.get("hub").limits.maxTarballBytes);
+        upload = c.req.raw.body;
+      } else if (spec.body) {
         body = parseWith(spec.body, await readJson(c, spec.maxBodyBytes ?? BODY_LIMITS.json), "body");
       }
       const data = await handler(c, {
         params: c.req.param() as Record<string, string>,
         query,
         body,
-        raw,
+        upload,
       } as RouteInput<Q, B>);
       if (data instanceof Response) return data;
       const status = spec.status?.(data) ?? 200;

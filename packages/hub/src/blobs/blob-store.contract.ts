@@ -1,4 +1,8 @@
 /** The contract every `BlobStore` passes; run by the folder and S3 tests. No test is skipped. */
+import { createHash } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BlobStore } from "./blob-store.ts";
 
@@ -19,6 +23,19 @@ export function describeBlobStoreContract(name: string, open: () => Promise<Blob
       await store.delete("tarballs/a.tgz");
       await store.delete("tarballs/a.tgz");
       expect(await store.get("tarballs/a.tgz")).toBeNull();
+    });
+
+    it("stores a file streamed from disk, byte for byte", async () => {
+      const store = await open();
+      const bytes = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 7) % 251);
+      const dir = await mkdtemp(join(tmpdir(), "vf-blob-file-"));
+      const path = join(dir, "upload.tgz");
+      await writeFile(path, bytes);
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      await store.putFile("tarballs/file.tgz", { path, size: bytes.length, sha256 });
+      expect(Buffer.from((await store.get("tarballs/file.tgz"))!).equals(Buffer.from(bytes))).toBe(true);
+      await store.delete("tarballs/file.tgz");
+      await rm(dir, { recursive: true, force: true });
     });
 
     it("refuses keys that could escape the store", async () => {

@@ -3,12 +3,22 @@
  * are content-addressed (`tarballs/<sha256>.tgz`), so a put of an existing key is a harmless no-op.
  */
 
+/** A file to store as a blob, streamed rather than read whole. */
+export interface BlobFile {
+  path: string;
+  size: number;
+  /** Hex SHA-256 of its bytes (S3 signs the payload by it). */
+  sha256: string;
+}
+
 /** A store of immutable byte blobs by key. */
 export interface BlobStore {
   /** Which implementation this is, for logs and the contract suite's names. */
   readonly kind: "folder" | "s3";
   /** Stores `data` under `key`, replacing nothing that differs (keys name their content). */
   put(key: string, data: Uint8Array): Promise<void>;
+  /** Stores the bytes of `file` under `key` as `put` does, without holding them in memory. */
+  putFile(key: string, file: BlobFile): Promise<void>;
   /** The bytes under `key`, or null when there are none. */
   get(key: string): Promise<Uint8Array | null>;
   /** Whether `key` holds bytes. */

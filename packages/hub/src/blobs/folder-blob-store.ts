@@ -1,6 +1,6 @@
 /** Blobs as files in a folder (the default store): written to a temp file, then renamed into place. */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type BlobStore, checkBlobKey } from "./blob-store.ts";
 
@@ -13,12 +13,10 @@ export function folderBlobStore(root: string): BlobStore {
   return {
     kind: "folder",
     async put(key, data) {
-      const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
-      // A rename is atomic: a reader sees the old file or the whole new one, never a half-written one.
-      const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-      await writeFile(temp, data);
-      await rename(temp, path);
+      await writeThenRename(pathOf(key), (temp) => writeFile(temp, data));
+    },
+    async putFile(key, file) {
+      await writeThenRename(pathOf(key), (temp) => copyFile(file.path, temp));
     },
     async get(key) {
       try {
@@ -39,4 +37,17 @@ export function folderBlobStore(root: string): BlobStore {
       await rm(pathOf(key), { force: true });
     },
   };
+}
+
+// A rename is atomic: a reader sees the old file or the whole new one, never a half-written one.
+async function writeThenRename(path: string, write: (temp: string) => Promise<void>): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    await write(temp);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
 }

@@ -2,8 +2,10 @@
  * Blobs in an S3-compatible bucket, addressed path-style (`<endpoint>/<bucket>/<prefix><key>`), so it
  * works with AWS S3, MinIO, Ceph, R2 and s3rver alike.
  */
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
 import { HubError } from "../hub-error.ts";
-import { type BlobStore, checkBlobKey } from "./blob-store.ts";
+import { type BlobFile, type BlobStore, checkBlobKey } from "./blob-store.ts";
 import { type S3Credentials, signS3Request } from "./s3-signature.ts";
 
 /** Where the bucket is and how to sign for it. */
@@ -22,16 +24,26 @@ export function s3BlobStore(location: S3Location): BlobStore {
     const path = `${location.bucket}/${location.prefix}${key}`.split("/").map(encodeURIComponent).join("/");
     return new URL(`${location.endpoint.replace(/\/$/, "")}/${path}`);
   };
-  const send = async (method: string, key: string, body?: Uint8Array): Promise<Response> => {
+  const send = async (method: string, key: string, body?: Uint8Array | BlobFile): Promise<Response> => {
     const url = urlOf(key);
-    const headers = signS3Request(
-      body
-        ? { method, url, headers: { "content-type": "application/octet-stream" }, body }
-        : { method, url, headers: {} },
-      location,
-    );
+    const type = { "content-type": "application/octet-stream" };
+    let init: RequestInit;
+    let headers: Record<string, string>;
+    if (body === undefined) {
+      headers = signS3Request({ method, url, headers: {} }, location);
+      init = { method };
+    } else if (body instanceof Uint8Array) {
+      headers = signS3Request({ method, url, headers: type, body }, location);
+      init = { method, body };
+    } else {
+      // Streamed from disk: signed by the hash computed when the file was written, with its length.
+      const fileHeaders = { ...type, "content-length": String(body.size) };
+      headers = signS3Request({ method, url, headers: fileHeaders, payloadSha256: body.sha256 }, location);
+      const stream = Readable.toWeb(createReadStream(body.path)) as ReadableStream<Uint8Array>;
+      init = { method, body: stream, duplex: "half" } as RequestInit;
+    }
     delete headers.host;
-    const response = await fetch(url, body ? { method, headers, body } : { method, headers });
+    const response = await fetch(url, { ...init, headers });
     if (response.ok || response.status === 404) return response;
     const text = await response.text();
     throw new HubError(
@@ -43,6 +55,9 @@ export function s3BlobStore(location: S3Location): BlobStore {
     kind: "s3",
     async put(key, data) {
       await send("PUT", key, data);
+    },
+    async putFile(key, file) {
+      await send("PUT", key, file);
     },
     async get(key) {
       const response = await send("GET", key);

@@ -17,6 +17,8 @@ export interface SignInput {
   url: URL;
   headers: Record<string, string>;
   body?: Uint8Array;
+  /** Hex SHA-256 of a body sent as a stream (instead of `body`). */
+  payloadSha256?: string;
   /** Signing time; default now. */
   now?: Date;
 }
@@ -36,7 +38,7 @@ export function signS3Request(input: SignInput, credentials: S3Credentials): Rec
     ...input.headers,
     host: input.url.host,
     "x-amz-date": amzDate,
-    "x-amz-content-sha256": sha256Hex(input.body ?? new Uint8Array()),
+    "x-amz-content-sha256": input.payloadSha256 ?? sha256Hex(input.body ?? new Uint8Array()),
   };
   const names = Object.keys(headers)
     .map((n) => n.toLowerCase())

@@ -21,14 +21,37 @@ export const CONTENT_HASH_SPEC = "vf-content-hash/1";
  * @example contentHash([{ path: "package.json", data }]) // "3f1c…" (64 hex digits)
  */
 export function contentHash(files: readonly PackageFile[]): string {
-  const hash = createHash("sha256");
-  hash.update(`${CONTENT_HASH_SPEC}\n`);
+  const hash = new ContentHasher();
   for (const file of sortFiles(files)) {
-    hash.update(Buffer.from(file.path, "utf8"));
-    hash.update(`\0${file.data.length}\0`);
+    hash.startFile(file.path, file.data.length);
     hash.update(file.data);
   }
-  return hash.digest("hex");
+  return hash.digest();
+}
+
+/**
+ * The content hash fed a file at a time, a file's bytes in as many pieces as suit, for packages too
+ * large to hold (the Hub hashes an upload from disk). The caller gives the files in `sortFiles` order,
+ * each's `size` bytes after its `startFile`.
+ */
+export class ContentHasher {
+  private readonly hash = createHash("sha256").update(`${CONTENT_HASH_SPEC}\n`);
+
+  /** Starts the next file: its relative path and its size in bytes. */
+  startFile(path: string, size: number): void {
+    this.hash.update(Buffer.from(path, "utf8"));
+    this.hash.update(`\0${size}\0`);
+  }
+
+  /** Some of the current file's bytes. */
+  update(bytes: Uint8Array): void {
+    this.hash.update(bytes);
+  }
+
+  /** The lowercase hex content hash. */
+  digest(): string {
+    return this.hash.digest("hex");
+  }
 }
 
 /** `files` in the spec's order: by the bytes of their UTF-8 paths, not by locale. */

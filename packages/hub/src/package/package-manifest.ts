@@ -30,12 +30,7 @@ export const MANIFEST_LIMITS = { maxBytes: 1024 * 1024, maxDepth: 64 } as const;
 export function readPackageManifest(files: readonly PackageFile[]): PackageManifest {
   const file = files.find((f) => f.path === "package.json");
   if (!file) throw fieldError("package.json", "is missing: add one at the package root");
-  if (file.data.length > MANIFEST_LIMITS.maxBytes) {
-    throw fieldError(
-      "package.json",
-      `is ${file.data.length} bytes, over ${MANIFEST_LIMITS.maxBytes}: trim it`,
-    );
-  }
+  checkManifestSize(file.data.length);
   const text = Buffer.from(file.data).toString("utf8");
   // Checked before parsing: whatever walks the parsed value later (schemas, JSON.stringify, the
   // database's jsonb) recurses, and a deep enough document overflows its stack.
@@ -55,6 +50,13 @@ export function readPackageManifest(files: readonly PackageFile[]): PackageManif
     throw fieldError("package.json", "must hold a JSON object");
   }
   return checkManifest(json as Record<string, unknown>);
+}
+
+/** Refuses a package.json of `bytes` over `MANIFEST_LIMITS.maxBytes`, before it is read. */
+export function checkManifestSize(bytes: number): void {
+  if (bytes > MANIFEST_LIMITS.maxBytes) {
+    throw fieldError("package.json", `is ${bytes} bytes, over ${MANIFEST_LIMITS.maxBytes}: trim it`);
+  }
 }
 
 /** Checks a parsed package.json object (see `readPackageManifest`). */

@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { HubError } from "../hub-error.ts";
 import { type PackageFile, sortFiles } from "./content-hash.ts";
 import { isIncludedPath, unsafePathReason } from "./package-path.ts";
-import { readTar, TarFormatError } from "./tar-reader.ts";
+import { TarFormatError, type TarHeader, type TarSource, walkTar } from "./tar-reader.ts";
 import { writeTar } from "./tar-writer.ts";
 
 /** Size limits of a package; the server and the client use the same defaults. */
@@ -41,25 +41,40 @@ export function packTarball(files: readonly PackageFile[]): Uint8Array {
  * `HubError` (`payload_too_large` or `invalid_package`) naming the offending entry.
  */
 export function unpackTarball(tgz: Uint8Array, limits: Partial<PackageLimits> = {}): PackageFile[] {
-  const { maxTarballBytes, maxUnpackedBytes, maxFiles } = { ...DEFAULT_PACKAGE_LIMITS, ...limits };
-  if (tgz.length > maxTarballBytes) {
-    throw new HubError(
-      "payload_too_large",
-      `the package is ${tgz.length} bytes, over the limit of ${maxTarballBytes}: remove large files or list them in .gitignore`,
-    );
-  }
-  const archive = gunzip(tgz, maxUnpackedBytes);
-  let entries: ReturnType<typeof readTar>;
+  const { maxTarballBytes, maxUnpackedBytes } = { ...DEFAULT_PACKAGE_LIMITS, ...limits };
+  if (tgz.length > maxTarballBytes) throw tarballTooLarge(maxTarballBytes, tgz.length);
+  const archive = Buffer.from(gunzip(tgz, maxUnpackedBytes));
+  const source = { size: archive.length, read: (at: number, n: number) => archive.subarray(at, at + n) };
+  return packageEntries(source, limits).map((entry) => ({
+    path: entry.path,
+    data: new Uint8Array(archive.subarray(entry.offset, entry.offset + entry.size)),
+  }));
+}
+
+/** A file of a package inside its tar archive: its path relative to `package/`, and where its bytes lie. */
+export interface PackageEntry {
+  path: string;
+  offset: number;
+  size: number;
+}
+
+/**
+ * The files of the (uncompressed) package archive `source`, after validating every entry as
+ * `unpackTarball` does; only the headers are read. Throws a `HubError` naming the offending entry.
+ */
+export function packageEntries(source: TarSource, limits: Partial<PackageLimits> = {}): PackageEntry[] {
+  const { maxUnpackedBytes, maxFiles } = { ...DEFAULT_PACKAGE_LIMITS, ...limits };
+  let headers: TarHeader[];
   try {
-    entries = readTar(archive);
+    headers = walkTar(source);
   } catch (error) {
     if (error instanceof TarFormatError) throw invalid(`it is not a valid tar archive (${error.message})`);
     throw error;
   }
-  const files: PackageFile[] = [];
+  const files: PackageEntry[] = [];
   const seen = new Set<string>();
   let total = 0;
-  for (const entry of entries) {
+  for (const entry of headers) {
     const reason = unsafePathReason(entry.path);
     if (reason) throw invalid(`entry "${entry.path}" has ${reason}`);
     if (entry.type === "symlink" || entry.type === "hardlink") {
@@ -76,34 +91,50 @@ export function unpackTarball(tgz: Uint8Array, limits: Partial<PackageLimits> = 
     }
     if (seen.has(path)) throw invalid(`entry "${entry.path}" appears twice`);
     seen.add(path);
-    total += entry.data.length;
+    total += entry.size;
     if (files.length + 1 > maxFiles) {
       throw new HubError("payload_too_large", `the package has more than ${maxFiles} files: remove some`);
     }
-    files.push({ path, data: entry.data });
+    files.push({ path, offset: entry.offset, size: entry.size });
   }
-  if (total > maxUnpackedBytes) {
-    throw new HubError(
-      "payload_too_large",
-      `the package unpacks to over ${maxUnpackedBytes} bytes: make it smaller`,
-    );
-  }
+  if (total > maxUnpackedBytes) throw unpackedTooLarge(maxUnpackedBytes);
   if (!seen.has("package.json")) throw invalid("it has no package/package.json");
   return files;
+}
+
+/** Bytes a package's tar archive may take beyond its files: headers and padding. */
+export const TAR_OVERHEAD_BYTES = 4 * 1024 * 1024;
+
+/** The refusal of a tarball over `maxTarballBytes` (of `size` bytes, when known: a stream is cut at the cap). */
+export function tarballTooLarge(maxTarballBytes: number, size?: number): HubError {
+  const is = size === undefined ? "is over" : `is ${size} bytes, over`;
+  return new HubError(
+    "payload_too_large",
+    `the package ${is} the limit of ${maxTarballBytes} bytes: remove large files or list them in .gitignore`,
+    { max_bytes: maxTarballBytes },
+  );
+}
+
+/** The refusal of a package that unpacks to over `maxUnpackedBytes`. */
+export function unpackedTooLarge(maxUnpackedBytes: number): HubError {
+  return new HubError(
+    "payload_too_large",
+    `the package unpacks to over ${maxUnpackedBytes} bytes: make it smaller`,
+  );
+}
+
+/** The refusal of a tarball that is not gzip-compressed (or whose gzip stream is corrupt). */
+export function notGzip(): HubError {
+  return invalid("it is not gzip-compressed (expected an npm-style .tgz)");
 }
 
 function gunzip(tgz: Uint8Array, maxUnpackedBytes: number): Uint8Array {
   try {
     // Headroom for tar headers and padding; the real file-size limit is checked on the entries.
-    return gunzipSync(tgz, { maxOutputLength: maxUnpackedBytes + 4 * 1024 * 1024 });
+    return gunzipSync(tgz, { maxOutputLength: maxUnpackedBytes + TAR_OVERHEAD_BYTES });
   } catch (error) {
-    if (error instanceof RangeError) {
-      throw new HubError(
-        "payload_too_large",
-        `the package unpacks to over ${maxUnpackedBytes} bytes: make it smaller`,
-      );
-    }
-    throw invalid("it is not gzip-compressed (expected an npm-style .tgz)");
+    if (error instanceof RangeError) throw unpackedTooLarge(maxUnpackedBytes);
+    throw notGzip();
   }
 }
 

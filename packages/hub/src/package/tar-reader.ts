@@ -1,7 +1,9 @@
 /**
- * Reads a tar archive held in memory into its entries, keeping every entry's type so the caller can
- * refuse what it must (links, devices). It understands ustar, pax (`x`/`g`) and GNU long names
- * (`L`/`K`), which is what npm, node-tar and GNU tar write. It never touches the file system.
+ * Reads a tar archive into its entries, keeping every entry's type so the caller can refuse what it
+ * must (links, devices). It understands ustar, pax (`x`/`g`) and GNU long names (`L`/`K`), which is
+ * what npm, node-tar and GNU tar write. `walkTar` reads only the headers, through a `TarSource` (an
+ * archive in memory, or in a file read block by block), and says where each entry's data lies;
+ * `readTar` returns the entries of an archive in memory with their bytes. Neither extracts anything.
  */
 
 /** The kind of a tar entry, by its type flag. */
@@ -16,37 +18,68 @@ export interface TarEntry {
   data: Uint8Array;
 }
 
+/** An entry's header: its path, kind, and where its bytes lie in the archive. */
+export interface TarHeader {
+  path: string;
+  type: TarEntryType;
+  /** Target of a link entry, as written. */
+  linkTarget?: string;
+  /** Byte offset of the entry's data in the archive. */
+  offset: number;
+  /** Bytes of data. */
+  size: number;
+}
+
+/** An archive to walk: its length, and its bytes read a range at a time. */
+export interface TarSource {
+  size: number;
+  read(offset: number, length: number): Buffer;
+}
+
 /** The archive is not a readable tar file. */
 export class TarFormatError extends Error {}
 
 const BLOCK = 512;
 
-/** Every entry of `archive`, in order. Throws `TarFormatError` on a corrupt archive. */
+/** Every entry of `archive`, in order, with its bytes. Throws `TarFormatError` on a corrupt archive. */
 export function readTar(archive: Uint8Array): TarEntry[] {
   const buffer = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
-  const entries: TarEntry[] = [];
+  const source: TarSource = {
+    size: buffer.length,
+    read: (offset, length) => buffer.subarray(offset, offset + length),
+  };
+  return walkTar(source).map(({ offset, size, ...entry }) => ({
+    ...entry,
+    data: new Uint8Array(buffer.subarray(offset, offset + size)),
+  }));
+}
+
+/**
+ * The header of every entry of `source`, in order; only headers (and pax and long-name records) are
+ * read. Throws `TarFormatError` on a corrupt archive.
+ */
+export function walkTar(source: TarSource): TarHeader[] {
+  const entries: TarHeader[] = [];
   let offset = 0;
   let pending: { path?: string; linkTarget?: string } = {};
   let global: { path?: string; linkTarget?: string } = {};
-  while (offset + BLOCK <= buffer.length) {
-    const block = buffer.subarray(offset, offset + BLOCK);
+  while (offset + BLOCK <= source.size) {
+    const block = source.read(offset, BLOCK);
     if (block.every((byte) => byte === 0)) break;
     verifyChecksum(block, offset);
     const size = readSize(block, offset);
     const flag = String.fromCharCode(block[156]!);
     const dataStart = offset + BLOCK;
-    const dataEnd = dataStart + size;
-    if (dataEnd > buffer.length) throw new TarFormatError(`entry at byte ${offset} runs past the end`);
-    const data = buffer.subarray(dataStart, dataEnd);
+    if (dataStart + size > source.size) throw new TarFormatError(`entry at byte ${offset} runs past the end`);
     offset = dataStart + Math.ceil(size / BLOCK) * BLOCK;
     if (flag === "x" || flag === "g") {
-      const fields = parsePax(data);
+      const fields = parsePax(source.read(dataStart, size));
       if (flag === "x") pending = { ...pending, ...fields };
       else global = { ...global, ...fields };
       continue;
     }
     if (flag === "L" || flag === "K") {
-      const text = data.toString("utf8").replace(/\0+$/, "");
+      const text = source.read(dataStart, size).toString("utf8").replace(/\0+$/, "");
       pending = flag === "L" ? { ...pending, path: text } : { ...pending, linkTarget: text };
       continue;
     }
@@ -54,7 +87,7 @@ export function readTar(archive: Uint8Array): TarEntry[] {
     const linkTarget = pending.linkTarget ?? global.linkTarget ?? cString(block, 157, 100);
     pending = {};
     const type = typeOf(flag);
-    const entry: TarEntry = { path, type, data: new Uint8Array(data) };
+    const entry: TarHeader = { path, type, offset: dataStart, size };
     if (type === "symlink" || type === "hardlink") entry.linkTarget = linkTarget;
     entries.push(entry);
   }

@@ -151,12 +151,12 @@ export function addEnvRoutes(table: RouteTable): void {
       response: PushResult,
       status: (result) => (result.status === "created" ? 201 : 200),
     },
-    async (c, { params, query, raw }) => {
+    async (c, { params, query, upload }) => {
       const clientHash = c.req.header("x-vf-content-hash");
       return pushVersion(c.get("hub"), requireUser(c, "write"), {
         owner: params.owner!,
         name: params.name!,
-        tarball: raw,
+        upload,
         ...(query.visibility ? { visibility: query.visibility } : {}),
         ...(clientHash ? { clientHash } : {}),
       });

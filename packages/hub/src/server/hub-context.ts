@@ -21,6 +21,8 @@ export interface HubContext {
   db: Database;
   blobs: BlobStore;
   limits: PackageLimits;
+  /** Where a pushed tarball is written while it is checked (a folder per push, removed after). */
+  uploadDir: string;
   /** Read-side cache of environment info, packuments and key lookups (see read-cache.ts). */
   cache: ReadCache;
   /** Limits on failed sign-ins and invalid API keys (see auth-limits.ts). */

@@ -1,30 +1,30 @@
 /**
- * A push, server side: validate the tarball and its manifest, hash the files by the shared spec, store
- * the tarball by its sha256, then record the version in one transaction that locks the environment,
+ * A push, server side: check the pusher may write there (before reading the body), receive the
+ * tarball into a temporary folder and validate it and its manifest from there (see
+ * staged-tarball.ts), hash the files by the shared spec, store the tarball by its sha256, then record the version in one transaction that locks the environment,
  * so the same content pushed twice (or at once) makes one version and the second push is told
  * "unchanged", a success. Everything that can refuse a push is checked before the blob is stored,
  * except a taken version label (known only inside the transaction): then, or when the transaction
  * fails, the blob is removed again unless another version uses it.
  */
-import { createHash } from "node:crypto";
 import type { PushResult, Visibility } from "../api/schemas/env-schemas.ts";
 import { tarballKey } from "../blobs/blob-store.ts";
 import { HubError } from "../hub-error.ts";
-import { contentHash } from "../package/content-hash.ts";
-import { readPackageManifest } from "../package/package-manifest.ts";
-import { unpackTarball } from "../package/package-tarball.ts";
+import { checkManifestSize, readPackageManifest } from "../package/package-manifest.ts";
 import { lockOrCreateEnvironment, updateEnvironment } from "../store/environments-store.ts";
 import { insertVersion, latestOf, listVersions } from "../store/versions-store.ts";
 import { toEnvSummary, toVersionInfo } from "./api-views.ts";
 import { dropUnusedTarball } from "./drop-unused-tarball.ts";
 import { canWrite, invalidateEnv } from "./env-access.ts";
 import type { HubContext, Principal } from "./hub-context.ts";
+import { type StagedTarball, stageTarball } from "./staged-tarball.ts";
 
 /** What one push carries. */
 export interface PushInput {
   owner: string;
   name: string;
-  tarball: Uint8Array;
+  /** The request body: the .tgz, read as it arrives. */
+  upload: ReadableStream<Uint8Array> | null;
   visibility?: Visibility;
   /** The hash the client computed; a mismatch means client and server disagree on the spec. */
   clientHash?: string;
@@ -39,8 +39,24 @@ export async function pushVersion(hub: HubContext, pusher: Principal, input: Pus
       `${pusher.userName} cannot push to ${id}: push under your own name (${pusher.userName}/${input.name})`,
     );
   }
-  const files = unpackTarball(input.tarball, hub.limits);
-  const manifest = readPackageManifest(files);
+  const staged = await stageTarball(input.upload, { tempDir: hub.uploadDir, limits: hub.limits });
+  try {
+    return await recordPush(hub, pusher, input, staged);
+  } finally {
+    await staged.dispose();
+  }
+}
+
+async function recordPush(
+  hub: HubContext,
+  pusher: Principal,
+  input: PushInput,
+  staged: StagedTarball,
+): Promise<PushResult> {
+  const id = `${input.owner}/${input.name}`;
+  const manifestFile = staged.files.find((f) => f.path === "package.json")!;
+  checkManifestSize(manifestFile.size);
+  const manifest = readPackageManifest([{ path: "package.json", data: await staged.readFile(manifestFile) }]);
   if (manifest.name !== input.name) {
     throw new HubError(
       "validation_failed",
@@ -57,7 +73,7 @@ export async function pushVersion(hub: HubContext, pusher: Principal, input: Pus
       { field: "name" },
     );
   }
-  const hash = contentHash(files);
+  const hash = staged.contentHash;
   if (input.clientHash && input.clientHash !== hash) {
     throw new HubError(
       "hash_mismatch",
@@ -65,9 +81,10 @@ export async function pushVersion(hub: HubContext, pusher: Principal, input: Pus
       { server_hash: hash },
     );
   }
-  const tarballSha256 = createHash("sha256").update(input.tarball).digest("hex");
-  await hub.blobs.put(tarballKey(tarballSha256), input.tarball);
-  const readme = files.find((f) => /^readme(\.md)?$/i.test(f.path));
+  const tarballSha256 = staged.sha256;
+  await hub.blobs.putFile(tarballKey(tarballSha256), staged);
+  const readmeFile = staged.files.find((f) => /^readme(\.md)?$/i.test(f.path));
+  const readme = readmeFile ? (await staged.readFile(readmeFile)).toString("utf8") : "";
   const outcome = await hub.db
     .transaction(async (tx) => {
       const { env } = await lockOrCreateEnvironment(tx, {
@@ -80,12 +97,12 @@ export async function pushVersion(hub: HubContext, pusher: Principal, input: Pus
         semver: manifest.version,
         contentHash: hash,
         tarballSha256,
-        tarballSha512: `sha512-${createHash("sha512").update(input.tarball).digest("base64")}`,
-        tarballSha1: createHash("sha1").update(input.tarball).digest("hex"),
-        tarballSize: input.tarball.length,
-        fileCount: files.length,
+        tarballSha512: `sha512-${staged.sha512}`,
+        tarballSha1: staged.sha1,
+        tarballSize: staged.size,
+        fileCount: staged.files.length,
         manifest: manifest.json,
-        readme: readme ? Buffer.from(readme.data).toString("utf8") : "",
+        readme,
         pushedBy: pusher.userId,
       });
       if (result.type === "taken") return result;

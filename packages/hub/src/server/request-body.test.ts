@@ -20,11 +20,13 @@ const MB = 1024 * 1024;
 let hub: TestHub;
 let ada: string;
 let adaRead: string;
+let bob: string;
 let reportId: number;
 beforeAll(async () => {
   hub = await createTestHub({ limits: { maxTarballBytes: 1 * MB } });
   ada = await hub.addUser("ada");
   adaRead = await hub.addUser("ada-reader", "read");
+  bob = await hub.addUser("bob");
   const pushed = await jsonOf(
     await hub.call("POST", "/api/v1/envs/ada/echo/versions", { key: ada, body: sampleTarball("echo") }),
   );
@@ -68,12 +70,14 @@ describe("request bodies", () => {
     expect(body.pulled).toBeLessThanOrEqual(COUNTED_CHUNK);
   });
 
-  it("answers an anonymous or read-only push 401/403 without reading the tarball", async () => {
+  it("answers an anonymous, read-only or other user's push 401/403 without reading the tarball", async () => {
     const anonymous = countedBody(60 * MB);
     expect((await send("POST", "/api/v1/envs/ada/big/versions", anonymous)).status).toBe(401);
     const readOnly = countedBody(60 * MB);
     expect((await send("POST", "/api/v1/envs/ada/big/versions", readOnly, bearer(adaRead))).status).toBe(403);
-    expect(anonymous.pulled + readOnly.pulled).toBeLessThanOrEqual(2 * COUNTED_CHUNK);
+    const otherUser = countedBody(60 * MB);
+    expect((await send("POST", "/api/v1/envs/ada/big/versions", otherUser, bearer(bob))).status).toBe(403);
+    expect(anonymous.pulled + readOnly.pulled + otherUser.pulled).toBeLessThanOrEqual(3 * COUNTED_CHUNK);
   });
 
   it("refuses a 300 MB sign-in form with 413, reading no more than the form cap", async () => {

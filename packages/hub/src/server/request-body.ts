@@ -3,7 +3,8 @@
  * `BODY_LIMITS`); a body over it is refused with `payload_too_large` without being held: the declared
  * Content-Length is checked before a byte is read, then the stream is counted and cancelled at the
  * cap (chunked uploads declare no length). Routes that need a user check that first, so an anonymous
- * caller is answered 401 before any of its body is read.
+ * caller is answered 401 before any of its body is read. A pushed tarball is not read here but
+ * streamed to disk (see staged-tarball.ts), under the same kind of cap.
  */
 import type { Context } from "hono";
 import { BODY_LIMITS } from "../api/body-limits.ts";
@@ -18,10 +19,15 @@ function tooLarge(max: number): HubError {
   );
 }
 
-/** The request body, or `payload_too_large` as soon as it is known to pass `max` bytes. */
-export async function readCapped(c: Context<HubEnv>, max: number): Promise<Uint8Array> {
+/** Refuses with `payload_too_large` a request whose declared Content-Length passes `max` bytes. */
+export function refuseDeclaredOver(c: Context<HubEnv>, max: number): void {
   const declared = c.req.header("content-length");
   if (declared !== undefined && Number(declared) > max) throw tooLarge(max);
+}
+
+/** The request body, or `payload_too_large` as soon as it is known to pass `max` bytes. */
+export async function readCapped(c: Context<HubEnv>, max: number): Promise<Uint8Array> {
+  refuseDeclaredOver(c, max);
   const stream = c.req.raw.body;
   if (!stream) return new Uint8Array();
   const chunks: Uint8Array[] = [];

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { AuthLimits } from "../auth/auth-limits.ts";
@@ -40,6 +41,8 @@ export interface StartHubOptions {
   publicUrl?: string;
   /** Package size limits; default `DEFAULT_PACKAGE_LIMITS`. */
   limits?: Partial<PackageLimits>;
+  /** Where pushed tarballs are staged while they are checked; default the system's temp folder. */
+  uploadDir?: string;
   /** Cache lifetime of hot reads in seconds; default 5 (0 disables caching). */
   cacheTtlSeconds?: number;
   /**
@@ -106,6 +109,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
     db,
     blobs: openBlobStore(options.blobUrl ?? join(options.dataDir, "blobs")),
     limits: { ...DEFAULT_PACKAGE_LIMITS, ...options.limits },
+    uploadDir: options.uploadDir ?? tmpdir(),
     cache: new ReadCache({ ttlMs: (options.cacheTtlSeconds ?? 5) * 1000 }),
     authLimits: new AuthLimits(),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),

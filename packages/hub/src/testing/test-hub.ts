@@ -36,7 +36,7 @@ export interface TestHub {
 
 /** Starts an in-process Hub. */
 export async function createTestHub(
-  options: { limits?: Partial<PackageLimits>; trustedProxyHeader?: string } = {},
+  options: { limits?: Partial<PackageLimits>; trustedProxyHeader?: string; uploadDir?: string } = {},
 ): Promise<TestHub> {
   const db = await openPgliteDatabase();
   await migrate(db);
@@ -45,6 +45,7 @@ export async function createTestHub(
     db,
     blobs: folderBlobStore(blobDir),
     limits: { ...DEFAULT_PACKAGE_LIMITS, ...options.limits },
+    uploadDir: options.uploadDir ?? tmpdir(),
     cache: new ReadCache(),
     authLimits: new AuthLimits(),
     ...(options.trustedProxyHeader ? { trustedProxyHeader: options.trustedProxyHeader } : {}),
