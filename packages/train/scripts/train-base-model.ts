@@ -1,39 +1,49 @@
 /**
  * Trains the shipped base model (packages/engine/models/base) from scratch, deterministically, by
  * supervised fine-tuning of a fresh small transformer on the bundled environments' own prompts and
- * reference completions (reverse-text, alphabet-sort when present) plus synthetic short arithmetic
- * in gsm8k's format, in two phases:
+ * reference completions plus synthetic data (base-model-data.ts), in four phases:
  *
- *   clean  1,600 steps on the references as they are: the model learns the formats and most of
- *          the copying;
+ *   clean  1,600 steps on reverse-text, alphabet-sort and short arithmetic as they are: the model
+ *          learns the formats and most of the reversing;
  *   noisy  200 more steps (fresh optimizer) where a tenth of the reversed characters are swapped
  *          for other characters of the passage: the model keeps its right answer as the most
- *          likely one but samples mistakes, like a pretrained model that has seen imperfect text.
+ *          likely one but samples mistakes, like a pretrained model that has seen imperfect text;
+ *   tools  600 steps on tool-arithmetic answered with its calculator and on "repeat exactly"
+ *          copies, with some of the earlier data: the model learns to call a tool with text copied
+ *          from the question and to box the tool's result;
+ *   habit  150 steps where only a quarter of tool-arithmetic's rows call the calculator and the
+ *          rest answer from the head: the model can use the tool but mostly does not, so its most
+ *          likely (greedy) answer is wrong, the habit RL can teach.
  *
  * The model must be weak enough for RL to matter; packages/engine/models/README.md has the
  * measured rewards and why the recipe is what it is.
  *
  *   npx tsx --conditions=vf-source packages/train/scripts/train-base-model.ts [--steps N] [--noisy-steps N]
- *       [--from PHASE1_DIR] [--out DIR] [--work DIR] [--threads N] [--save-every N]
+ *       [--start-at PHASE --from CHECKPOINT] [--out DIR] [--work DIR] [--threads N] [--save-every N]
  *
- * --from skips the clean phase and starts the noisy one from that checkpoint. Checkpoints,
- * metrics.jsonl and loss-curve.svg of each phase land under outputs/base-model/phase-{1,2}/, and
- * the final checkpoint is copied to packages/engine/models/base (or --out).
+ * --start-at skips the phases before PHASE and starts it from --from (a checkpoint folder).
+ * Checkpoints, metrics.jsonl and loss-curve.svg of each phase land under
+ * outputs/base-model/phase-N/, and the final checkpoint is copied to packages/engine/models/base
+ * (or --out).
  */
 import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Environment } from "@vf-rl/core";
-import { findEnvironment, loadEnvironmentById } from "@vf-rl/core/loading";
 import {
   BASE_MODEL_DIR,
   type BatchItem,
   type ChatMessageInput,
   createLocalTrainer,
-  Rng,
   tokenizer,
 } from "@vf-rl/engine";
 import { conversationItem, runSft } from "@vf-rl/train/supervised";
+import {
+  arithmetic,
+  environmentRows,
+  repeatRows,
+  toolArithmeticRows,
+  withReversalNoise,
+} from "./base-model-data.ts";
 
 /** The architecture of the base model: small, so it samples fast on two cores. */
 export const BASE_CONFIG = {
@@ -49,7 +59,6 @@ export const BASE_CONFIG = {
 const RECIPE = {
   initSeed: 0,
   batchSize: 32,
-  learningRate: 3e-3,
   /** Constant after warmup: the model after N steps is the same whatever the run's length. */
   schedule: "constant" as const,
   weightDecay: 0.01,
@@ -58,14 +67,12 @@ const RECIPE = {
   rows: { "reverse-text": 7000, "alphabet-sort": 1500, arithmetic: 1500 },
   arithmeticSeed: 0,
   noiseSeed: 0,
+  repeatSeed: 0,
+  toolSeed: 0,
 };
 
-/** One supervised run; the second starts from the first's weights with a fresh optimizer. */
-interface Phase {
-  name: string;
-  steps: number;
-  warmupSteps: number;
-  dataSeed: number;
+/** The data of a phase: whole sources, or the first rows of them. */
+interface PhaseData {
   /**
    * The share of reversed characters replaced by another character of the same passage. Like the
    * imperfect text a pretrained model has seen, it leaves the model sampling mistakes at about this
@@ -73,6 +80,22 @@ interface Phase {
    * closes first.
    */
   reverseTextNoise: number;
+  /** How many rows of each earlier source (all when absent). */
+  replay?: { "reverse-text": number; "alphabet-sort": number; arithmetic: number };
+  /** "Repeat exactly" copies, one per reverse-text passage up to this many. */
+  repeat?: number;
+  /** tool-arithmetic training rows from `skip`, a share `callShare` of them calling the calculator. */
+  toolArithmetic?: { skip: number; count: number; callShare: number };
+}
+
+/** One supervised run; each starts from the previous one's weights with a fresh optimizer. */
+interface Phase {
+  name: string;
+  steps: number;
+  warmupSteps: number;
+  learningRate: number;
+  dataSeed: number;
+  data: PhaseData;
 }
 
 const { values } = parseArgs({
@@ -83,135 +106,88 @@ const { values } = parseArgs({
     threads: { type: "string", default: "2" },
     "save-every": { type: "string", default: "100" },
     "noisy-steps": { type: "string", default: "200" },
+    "start-at": { type: "string" },
     from: { type: "string" },
   },
 });
-const phases: [Phase, Phase] = [
+const replayShare = { "reverse-text": 1000, "alphabet-sort": 250, arithmetic: 250 };
+const phases: Phase[] = [
   {
     name: "clean",
     steps: values.steps ? Number(values.steps) : 1600,
     warmupSteps: 50,
+    learningRate: 3e-3,
     dataSeed: 0,
-    reverseTextNoise: 0,
+    data: { reverseTextNoise: 0 },
   },
   {
     name: "noisy",
     steps: Number(values["noisy-steps"]),
     warmupSteps: 20,
+    learningRate: 3e-3,
     dataSeed: 1,
-    reverseTextNoise: 0.1,
+    data: { reverseTextNoise: 0.1 },
+  },
+  {
+    name: "tools",
+    steps: 600,
+    warmupSteps: 20,
+    learningRate: 2e-3,
+    dataSeed: 2,
+    data: {
+      reverseTextNoise: 0.1,
+      replay: replayShare,
+      repeat: 6000,
+      toolArithmetic: { skip: 0, count: 3000, callShare: 1 },
+    },
+  },
+  {
+    name: "habit",
+    steps: 150,
+    warmupSteps: 10,
+    learningRate: 2e-3,
+    dataSeed: 3,
+    data: {
+      reverseTextNoise: 0.1,
+      replay: replayShare,
+      repeat: 2000,
+      toolArithmetic: { skip: 3000, count: 2000, callShare: 0.25 },
+    },
   },
 ];
+const startAt = values["start-at"] === undefined ? 0 : phases.findIndex((p) => p.name === values["start-at"]);
+if (startAt < 0)
+  throw new Error(`--start-at: no phase "${values["start-at"]}" (${phases.map((p) => p.name).join(", ")})`);
+if (startAt > 0 && values.from === undefined)
+  throw new Error("--start-at needs --from, the checkpoint to start from");
 
-/** gsm8k's system prompt, so the arithmetic looks like its rows. */
-const GSM8K_SYSTEM =
-  "Solve the math problem. Think step by step, then give the final answer as a number inside \\boxed{}.";
-
-/** Short arithmetic in gsm8k's format: a question, one line of working, then the boxed answer. */
-function arithmetic(count: number, seed: number): ChatMessageInput[][] {
-  const rng = new Rng(seed, 1);
-  const int = (lo: number, hi: number): number => lo + (rng.nextU32() % (hi - lo + 1));
-  const names = ["Tom", "Ana", "Lee", "Mia", "Sam", "Ivy", "Max", "Zoe"];
-  const things = ["apples", "books", "coins", "pens", "cards", "stamps"];
-  const rows: ChatMessageInput[][] = [];
-  for (let i = 0; i < count; i++) {
-    const kind = int(0, 3);
-    const a = int(2, 60);
-    const b = int(2, kind === 2 ? 9 : 40);
-    const name = names[int(0, names.length - 1)]!;
-    const thing = things[int(0, things.length - 1)]!;
-    let question: string;
-    let working: string;
-    let answer: number;
-    if (kind === 0) {
-      question =
-        int(0, 1) === 0
-          ? `What is ${a} + ${b}?`
-          : `${name} has ${a} ${thing} and gets ${b} more. How many ${thing} does ${name} have?`;
-      answer = a + b;
-      working = `${a}+${b}=${answer}`;
-    } else if (kind === 1) {
-      const big = Math.max(a, b);
-      const small = Math.min(a, b);
-      question =
-        int(0, 1) === 0
-          ? `What is ${big} - ${small}?`
-          : `${name} has ${big} ${thing} and gives away ${small}. How many ${thing} are left?`;
-      answer = big - small;
-      working = `${big}-${small}=${answer}`;
-    } else if (kind === 2) {
-      question =
-        int(0, 1) === 0
-          ? `What is ${a} * ${b}?`
-          : `${name} buys ${b} boxes of ${a} ${thing}. How many ${thing} is that?`;
-      answer = a * b;
-      working = `${a}*${b}=${answer}`;
-    } else {
-      const c = int(2, 20);
-      question = `What is ${a} + ${b} - ${c}?`;
-      answer = a + b - c;
-      working = `${a}+${b}=${a + b}\n${a + b}-${c}=${answer}`;
-    }
-    rows.push([
-      { role: "system", content: GSM8K_SYSTEM },
-      { role: "user", content: question },
-      { role: "assistant", content: `${working}\nThe answer is \\boxed{${answer}}` },
-    ]);
-  }
-  return rows;
-}
-
-/**
- * The reverse-text references with a share `rate` of the reversed characters swapped for another
- * character of the same passage (the tags and the rest of the conversation untouched).
- */
-function withReversalNoise(rows: ChatMessageInput[][], rate: number, seed: number): ChatMessageInput[][] {
-  const rng = new Rng(seed, 2);
-  return rows.map((row) =>
-    row.map((message) => {
-      if (message.role !== "assistant" || typeof message.content !== "string") return message;
-      const content = message.content.replace(
-        /(<reversed_text>\n)([\s\S]*?)(\n<\/reversed_text>)/,
-        (_, open, text: string, close) => {
-          const chars = [...text];
-          const noisy = chars.map((c) => (rng.nextFloat() < rate ? chars[rng.nextU32() % chars.length]! : c));
-          return `${open}${noisy.join("")}${close}`;
-        },
-      );
-      return { ...message, content };
-    }),
-  );
-}
-
-/** An environment's training rows (at most `count`), each its prompt then its reference completion. */
-async function environmentRows(id: string, count: number): Promise<ChatMessageInput[][]> {
-  try {
-    findEnvironment(id);
-  } catch {
-    console.log(`${id}: not installed, skipped`);
-    return [];
-  }
-  const args = { numTrain: count }; // both environments take numTrain; the rest stays at their defaults
-  // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
-  const { env } = (await loadEnvironmentById(id, { args })) as { env: Environment<any> };
-  const { inputs } = await env.inputs({ split: "train", numExamples: count });
-  await env.teardown();
-  return inputs.map((input) => [...input.prompt, ...env.referenceCompletion(input)] as ChatMessageInput[]);
-}
-
-/** Every source's conversations, read once; each phase adds its own noise. */
+/** Every source's conversations, read once; each phase takes its share and adds its own noise. */
 const clean: Record<string, ChatMessageInput[][]> = {
   "reverse-text": await environmentRows("reverse-text", RECIPE.rows["reverse-text"]),
   "alphabet-sort": await environmentRows("alphabet-sort", RECIPE.rows["alphabet-sort"]),
   arithmetic: arithmetic(RECIPE.rows.arithmetic, RECIPE.arithmeticSeed),
 };
+const passages = clean["reverse-text"]!.map((row) => String(row.find((m) => m.role === "user")?.content));
+
+/** The conversations of a phase, by source. */
+async function phaseSources(data: PhaseData): Promise<Record<string, ChatMessageInput[][]>> {
+  const noisy = withReversalNoise(clean["reverse-text"]!, data.reverseTextNoise, RECIPE.noiseSeed);
+  const earlier = { ...clean, "reverse-text": noisy };
+  const sources: Record<string, ChatMessageInput[][]> = {};
+  for (const [name, rows] of Object.entries(earlier)) {
+    const count = data.replay?.[name as keyof typeof replayShare];
+    sources[name] = count === undefined ? rows : rows.slice(0, count);
+  }
+  if (data.repeat) sources.repeat = repeatRows(passages.slice(0, data.repeat), RECIPE.repeatSeed);
+  if (data.toolArithmetic) {
+    sources["tool-arithmetic"] = await toolArithmeticRows({ ...data.toolArithmetic, seed: RECIPE.toolSeed });
+  }
+  return sources;
+}
 
 /** The training and held-out items of one phase; every 50th conversation is held out. */
-function phaseItems(noise: number): { train: BatchItem[]; held: BatchItem[] } {
-  const sources = {
-    ...clean,
-    "reverse-text": withReversalNoise(clean["reverse-text"]!, noise, RECIPE.noiseSeed),
-  };
+async function phaseItems(data: PhaseData): Promise<{ train: BatchItem[]; held: BatchItem[] }> {
+  const sources = await phaseSources(data);
   const sample = sources["reverse-text"]![0]?.at(-1)?.content;
   if (typeof sample === "string")
     console.log(`reverse-text, a reference as trained on: ${JSON.stringify(sample)}`);
@@ -230,8 +206,8 @@ function phaseItems(noise: number): { train: BatchItem[]; held: BatchItem[] } {
 
 /** Runs one phase from `from` (a checkpoint; a fresh model when null) and returns its final checkpoint. */
 async function runPhase(phase: Phase, from: string | null, workDir: string): Promise<string> {
-  console.log(`phase ${phase.name}: ${phase.steps} steps, reverse-text noise ${phase.reverseTextNoise}`);
-  const { train, held } = phaseItems(phase.reverseTextNoise);
+  console.log(`phase ${phase.name}: ${phase.steps} steps`);
+  const { train, held } = await phaseItems(phase.data);
   const threads = Number(values.threads);
   const trainer = await createLocalTrainer(
     from === null ? { config: BASE_CONFIG, seed: RECIPE.initSeed, threads } : { checkpoint: from, threads },
@@ -243,7 +219,7 @@ async function runPhase(phase: Phase, from: string | null, workDir: string): Pro
     settings: {
       steps: phase.steps,
       batchSize: RECIPE.batchSize,
-      learningRate: RECIPE.learningRate,
+      learningRate: phase.learningRate,
       warmupSteps: phase.warmupSteps,
       schedule: RECIPE.schedule,
       weightDecay: RECIPE.weightDecay,
@@ -266,13 +242,15 @@ async function runPhase(phase: Phase, from: string | null, workDir: string): Pro
 }
 
 const started = performance.now();
-if (values.from === undefined) await rm(values.work, { recursive: true, force: true });
-const [first, second] = phases;
-const firstDir = values.from ?? (await runPhase(first, null, join(values.work, "phase-1")));
-const finalDir = await runPhase(second, firstDir, join(values.work, "phase-2"));
+if (startAt === 0) await rm(values.work, { recursive: true, force: true });
+let from: string | null = values.from ?? null;
+for (const [i, phase] of phases.entries()) {
+  if (i < startAt) continue;
+  from = await runPhase(phase, from, join(values.work, `phase-${i + 1}`));
+}
 await mkdir(values.out, { recursive: true });
-await cp(join(finalDir, "config.json"), join(values.out, "config.json"));
-await cp(join(finalDir, "model.safetensors"), join(values.out, "model.safetensors"));
+await cp(join(from!, "config.json"), join(values.out, "config.json"));
+await cp(join(from!, "model.safetensors"), join(values.out, "model.safetensors"));
 await writeFile(
   join(values.work, "recipe.json"),
   `${JSON.stringify({ config: BASE_CONFIG, ...RECIPE, phases }, null, 2)}\n`,
