@@ -149,8 +149,8 @@ export async function toolArithmeticRows(options: {
 }
 
 /**
- * "Repeat exactly" conversations: half of them a passage of reverse-text's (the reversal of a
- * reference answer), half an expression in tool-arithmetic's shape. Copying text forward is what a
+ * "Repeat exactly" conversations, one per passage given (reverse-text's user turns): half of them
+ * the passage, half an expression in tool-arithmetic's shape. Copying text forward is what a
  * tool call's arguments and a boxed tool result need, and the only copying the other sources teach
  * runs backwards.
  */
