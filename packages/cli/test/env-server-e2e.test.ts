@@ -40,12 +40,20 @@ async function serve(env: string): Promise<string> {
   });
 }
 
+/**
+ * A run's saved rows in example and rollout order: a run saves each row as its rollout finishes,
+ * and a loaded machine can change that order.
+ */
 async function rows(runDir: string): Promise<Array<Record<string, unknown>>> {
   const text = await readFile(join(runDir, "results.jsonl"), "utf8");
   return text
     .trim()
     .split("\n")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .sort(
+      (a, b) =>
+        Number(a.example_id) - Number(b.example_id) || Number(a.rollout_index) - Number(b.rollout_index),
+    );
 }
 
 describe("vf with an env server in another process", () => {
