@@ -14,7 +14,7 @@ describe("the GRPO loop example", () => {
       const lines: string[] = [];
       const { rewards } = await rlLoop({
         envId: VOWELS_ENV,
-        model: await writeTinyModel(join(dir, "model"), 4),
+        model: await writeTinyModel(join(dir, "model"), { seed: 4 }),
         steps: 3,
         prompts: 4,
         groupSize: 4,

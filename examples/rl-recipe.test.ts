@@ -14,7 +14,7 @@ describe("the vf train recipe example", () => {
     try {
       const result = await rlRecipe(
         [
-          ...["--model", await writeTinyModel(join(dir, "model"), 5)],
+          ...["--model", await writeTinyModel(join(dir, "model"), { seed: 5 })],
           ...["--env.id", VOWELS_ENV, "--output_dir", join(dir, "run"), "--max_steps", "2"],
           ...["--batch_size", "16", "--rollouts_per_example", "4", "--micro_batch_size", "8"],
           ...["--sampling.max_tokens", "12", "--eval.num_examples", "4"],

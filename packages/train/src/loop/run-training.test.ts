@@ -104,7 +104,7 @@ describe("a training run", () => {
   it("samples from an external inference server, loading each step's weights through POST /update_weights", async () => {
     const loaded: string[] = [];
     const server = await startEngineServer({
-      checkpoint: await writeTinyModel(join(root, "served"), 9),
+      checkpoint: await writeTinyModel(join(root, "served"), { seed: 9 }),
       modelName: "served",
       log: (line) => loaded.push(line),
     });

@@ -19,7 +19,7 @@ let rows: Awaited<ReturnType<TrainEnv["env"]["inputs"]>>["inputs"];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "vf-collect-"));
-  inference = await startLocalInference(await writeTinyModel(join(dir, "model"), 1));
+  inference = await startLocalInference(await writeTinyModel(join(dir, "model"), { seed: 1 }));
   const loaded = await loadEnvironmentById(VOWELS_ENV, { args: { rows: 12 } });
   env = { id: loaded.id, env: loaded.env };
   rows = (await loaded.env.inputs({ split: "train", rolloutsPerExample: 1 })).inputs;

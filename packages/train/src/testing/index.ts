@@ -39,9 +39,18 @@ export const TINY_MODEL = {
   maxSeqLen: 64,
 };
 
-/** Writes a freshly initialised tiny model (seed `seed`) into `dir` and returns `dir`. */
-export async function writeTinyModel(dir: string, seed = 0): Promise<string> {
-  const config = parseModelConfig(TINY_MODEL);
+/** Options of `writeTinyModel`. */
+export interface TinyModelOptions {
+  /** Seed of the initial weights (default 0). */
+  seed?: number;
+  /** Context length (default TINY_MODEL's 64), for tests whose conversations are longer. */
+  maxSeqLen?: number;
+}
+
+/** Writes a freshly initialised tiny model into `dir` and returns `dir`. */
+export async function writeTinyModel(dir: string, options: TinyModelOptions = {}): Promise<string> {
+  const { seed = 0, maxSeqLen = TINY_MODEL.maxSeqLen } = options;
+  const config = parseModelConfig({ ...TINY_MODEL, maxSeqLen });
   const params = new Float32Array(parameterCount(config));
   initParameters(config, params, seed);
   await saveCheckpoint(dir, config, params);

@@ -13,7 +13,7 @@ let server: EngineServer;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "vf-doctor-"));
   server = await startEngineServer({
-    checkpoint: await writeTinyModel(join(dir, "model"), 3),
+    checkpoint: await writeTinyModel(join(dir, "model"), { seed: 3 }),
     modelName: "tiny",
   });
 });

@@ -6,17 +6,9 @@ import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createLocalTrainer,
-  initParameters,
-  loadCheckpoint,
-  parameterCount,
-  parseModelConfig,
-  renderChat,
-  saveCheckpoint,
-  tokenizer,
-} from "@vf-rl/engine";
+import { createLocalTrainer, loadCheckpoint, renderChat, tokenizer } from "@vf-rl/engine";
 import { type DataSource, readDataSource } from "@vf-rl/train/supervised";
+import { writeTinyModel } from "@vf-rl/train/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runVf } from "../../testing/index.ts";
 
@@ -242,17 +234,7 @@ describe("vf sft on saved rollouts with a tool turn", () => {
     await writeFile(results, `${WORDS.map((w, i) => JSON.stringify(rollout(w, i))).join("\n")}\n`);
     // A fresh model to start from, its context long enough for the tool's description too.
     const start = join(dir, "tool-start");
-    const config = parseModelConfig({
-      vocabSize: tokenizer.vocabSize,
-      dModel: 32,
-      nLayers: 1,
-      nHeads: 2,
-      dFF: 64,
-      maxSeqLen: 1024,
-    });
-    const params = new Float32Array(parameterCount(config));
-    initParameters(config, params, 0);
-    await saveCheckpoint(start, config, params);
+    await writeTinyModel(start, { maxSeqLen: 1024 });
 
     const out = join(dir, "tool-sft");
     const trained = await runVf([

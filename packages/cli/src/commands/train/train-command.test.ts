@@ -150,7 +150,7 @@ describe("vf train", () => {
   }, 90_000);
 
   it("trains through a vf trainer serve server (the trainer protocol over HTTP)", async () => {
-    const model = await writeTinyModel(join(dir, "tiny-model"), 2);
+    const model = await writeTinyModel(join(dir, "tiny-model"), { seed: 2 });
     const server = spawnVf(["trainer", "serve", "--port", "0", "--model", model, "--threads", "1"]);
     try {
       await waitFor(() => /at (http:\/\/\S+)/.test(server.stdout()), 30_000);
