@@ -120,6 +120,12 @@ export abstract class Environment<Data = Record<string, unknown>> {
     return [];
   }
 
+  /** The tools a rollout of `input` is offered: the row's own (`info.tool_defs`), else `toolDefs()`. */
+  toolDefsFor(input: RolloutInput): ToolDefinition[] {
+    const own = input.info.tool_defs;
+    return Array.isArray(own) ? (own as ToolDefinition[]) : this.toolDefs();
+  }
+
   /** Metrics the environment itself reports for a finished rollout (turns, tool calls, ...). */
   monitorMetrics(state: RolloutState<Data>): Record<string, number> {
     return { num_turns: state.turns.length };

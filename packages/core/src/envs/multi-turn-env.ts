@@ -171,11 +171,10 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
     const timer =
       timeout === undefined ? undefined : setTimeout(() => abort.abort(new TimeoutReason()), timeout * 1000);
 
-    const infoTools = input.info.tool_defs;
     const state = createState<Data>(input, {
       model: ctx.model,
       sampling: { ...this.sampling, ...ctx.sampling },
-      toolDefs: Array.isArray(infoTools) ? (infoTools as RolloutState["toolDefs"]) : this.toolDefs(),
+      toolDefs: this.toolDefsFor(input),
       signal: abort.signal,
     });
     const aborted = new Promise<void>((resolve) => abort.signal.addEventListener("abort", () => resolve()));

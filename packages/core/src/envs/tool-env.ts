@@ -173,8 +173,8 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
     await super.prepareRollout(state);
     if (this.mcpServers.length === 0) return;
     await this.loadMcpTools(state.signal);
-    // A row that names its own tools (info.tool_defs) keeps them.
-    if (!Array.isArray(state.input.info.tool_defs)) state.toolDefs = this.toolDefs();
+    // Now that the MCP servers' tools are listed (a row that names its own keeps them).
+    state.toolDefs = this.toolDefsFor(state.input);
   }
 
   private async loadMcpTools(signal?: AbortSignal): Promise<void> {

@@ -75,7 +75,7 @@ export async function loadSftConversations(options: SftSourceOptions): Promise<S
  */
 function envConversation(id: string, env: Environment, input: RolloutInput): ChatMessageInput[] {
   const messages = [...input.prompt, ...env.referenceCompletion(input)];
-  const parsed = SftConversation.safeParse({ messages, tools: rowTools(env, input) });
+  const parsed = SftConversation.safeParse({ messages, tools: env.toolDefsFor(input) });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new UserError(
@@ -84,9 +84,4 @@ function envConversation(id: string, env: Environment, input: RolloutInput): Cha
     );
   }
   return modelMessages(parsed.data);
-}
-
-/** The tools a rollout of `input` is offered: the row's own (`info.tool_defs`), else the environment's. */
-function rowTools(env: Environment, input: RolloutInput): unknown[] {
-  return Array.isArray(input.info.tool_defs) ? input.info.tool_defs : env.toolDefs();
 }
