@@ -2,7 +2,8 @@
  * How much can stepping many streams together gain on this machine? Batching saves only on the
  * linear layers (a weight read once serves every row); attention over each sequence's own cache,
  * the SwiGLU's and softmax's exponentials and the sampling of each row cost the same per token at
- * any batch size. This bench measures, in one thread, for the shipped model's shapes:
+ * any batch size. This bench measures, in one thread, for a model's shapes (the shipped one unless
+ * `--model` names another):
  *
  *   products   the decode step's linear layers alone (the same kernel, gemmNT, over the same
  *              shapes: qkv, wo, w13, w2 of each layer and the logits), per token, at 1 row and at
