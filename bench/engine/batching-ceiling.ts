@@ -29,6 +29,7 @@ import {
   Transformer,
 } from "@vf-rl/engine";
 import { WasmHeap } from "../../packages/engine/src/kernels/wasm-heap.ts";
+import { distinctPrompts } from "./distinct-prompts.ts";
 
 const { values } = parseArgs({
   options: {
@@ -92,13 +93,7 @@ function stepPerToken(n: number): number {
     // 64 streams take a third of a second a call: runs of a few calls at least
     for (let calls = 0; calls < 3 || performance.now() - started < 1500; calls++) {
       round += 1;
-      // a letter per stream and per run before the end of the turn: no two prompts alike
-      const prompts = Array.from({ length: n }, (_, i) => [
-        ...prompt.slice(0, -3),
-        97 + (i % 26),
-        65 + (round % 26),
-        ...prompt.slice(-3),
-      ]);
+      const prompts = distinctPrompts(prompt, n, round);
       tokens += sampleBatch(sampler, prompts, 1, sampling).reduce((sum, s) => sum + s[0]!.tokens.length, 0);
     }
     // the first run warms the JIT up

@@ -17,6 +17,7 @@ import {
   sampleBatch,
   Transformer,
 } from "@vf-rl/engine";
+import { distinctPrompts } from "./distinct-prompts.ts";
 
 const { values } = parseArgs({
   options: { tokens: { type: "string", default: "128" }, streams: { type: "string", default: "32" } },
@@ -54,14 +55,7 @@ function run(n: number): number {
   let tokens = 0;
   while (performance.now() - t0 < 500) {
     round += 1;
-    // a letter per stream and per run just before the end of the turn: no two prompts alike
-    const prompts = Array.from({ length: n }, (_, i) => [
-      ...prompt.slice(0, -3),
-      97 + (i % 26),
-      65 + (round % 26),
-      ...prompt.slice(-3),
-    ]);
-    const samples = sampleBatch(sampler, prompts, 1, params);
+    const samples = sampleBatch(sampler, distinctPrompts(prompt, n, round), 1, params);
     tokens += samples.reduce((sum, s) => sum + s[0]!.tokens.length, 0);
   }
   return tokens / ((performance.now() - t0) / 1000);

@@ -1,7 +1,8 @@
 /**
  * A push, server side: check the pusher may write there (before reading the body), receive the
  * tarball into a temporary folder and validate it and its manifest from there (see
- * staged-tarball.ts), hash the files by the shared spec, store the tarball by its sha256, then record the version in one transaction that locks the environment,
+ * staged-tarball.ts), hash the files by the shared spec, store the tarball by its sha256, then
+ * record the version in one transaction that locks the environment,
  * so the same content pushed twice (or at once) makes one version and the second push is told
  * "unchanged", a success. Everything that can refuse a push is checked before the blob is stored,
  * except a taken version label (known only inside the transaction): then, or when the transaction

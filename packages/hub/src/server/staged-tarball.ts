@@ -86,16 +86,10 @@ export async function stageTarball(
     const piece = Buffer.alloc(READ_CHUNK);
     for (const file of sortFiles(files)) {
       hasher.startFile(file.path, file.size);
-      for (let done = 0; done < file.size; ) {
-        const { bytesRead } = await handle.read(
-          piece,
-          0,
-          Math.min(READ_CHUNK, file.size - done),
-          file.offset + done,
-        );
-        if (bytesRead === 0) throw new Error(`${tarPath} ended before ${file.path}`);
-        hasher.update(piece.subarray(0, bytesRead));
-        done += bytesRead;
+      for (let done = 0; done < file.size; done += READ_CHUNK) {
+        const part = piece.subarray(0, Math.min(READ_CHUNK, file.size - done));
+        await readExactly(handle, part, file.offset + done, file.path);
+        hasher.update(part);
       }
     }
     return {
@@ -178,10 +172,15 @@ function readAt(file: FileHandle, offset: number, length: number): Buffer {
 
 async function readWhole(file: FileHandle, entry: PackageEntry): Promise<Buffer> {
   const buffer = Buffer.alloc(entry.size);
-  for (let done = 0; done < entry.size; ) {
-    const { bytesRead } = await file.read(buffer, done, entry.size - done, entry.offset + done);
-    if (bytesRead === 0) throw new Error(`the staged archive ended before ${entry.path}`);
+  await readExactly(file, buffer, entry.offset, entry.path);
+  return buffer;
+}
+
+/** Fills `target` with the file's bytes from `position` on (reads may return less than asked). */
+async function readExactly(file: FileHandle, target: Buffer, position: number, what: string): Promise<void> {
+  for (let done = 0; done < target.length; ) {
+    const { bytesRead } = await file.read(target, done, target.length - done, position + done);
+    if (bytesRead === 0) throw new Error(`the staged archive ended before the end of ${what}`);
     done += bytesRead;
   }
-  return buffer;
 }
