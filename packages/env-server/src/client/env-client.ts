@@ -112,7 +112,7 @@ export class EnvClient {
     return { envId: String(reply.env_id), tasks: reply.tasks as TaskData[] };
   }
 
-  /** What the server holds now (vf's `stats` method): workers, accepted and queued runs, held replies. */
+  /** The vf version serving and what the server holds now (vf's `stats` method): workers, accepted and queued runs, held replies. */
   async stats(): Promise<StatsReply> {
     return StatsReply.parse(await this.checked("v1", ["stats", pack({})]));
   }

@@ -3,6 +3,7 @@
  * TypeScript client over v1 and v0, against core's scripted OpenAI-compatible server.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { ScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Dealer } from "zeromq";
@@ -117,6 +118,13 @@ describe("vf env server (v1)", () => {
       raw.close();
     }
   }, 30_000);
+
+  it("names vf's version in its stats, for an operator asking what runs there", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    const stats = await client.stats();
+    expect(stats.vf_version).toBe(version);
+    expect(stats.state).toBe("running");
+  });
 
   it("fails a run with a clear error when the task has no prompt", async () => {
     const run = client.run({ taskData: { idx: 3 }, client: endpoint(), model: "scripted" });

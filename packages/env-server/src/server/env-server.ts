@@ -68,13 +68,14 @@ const DEFAULTS = {
 export async function startEnvServer(options: EnvServerOptions): Promise<EnvServer> {
   const settings = { ...DEFAULTS, ...options } satisfies EnvServerOptions;
   const log = options.log ?? (() => {});
+  const version = packageVersion();
   const socket = await bindFrontSocket(settings.address, settings.maxQueuedReplies);
   const pool = new WorkerPool<ClientJob>({
     environment: {
       envId: settings.envId,
       envArgs: settings.envArgs ?? {},
       extraEnvKwargs: settings.extraEnvKwargs ?? {},
-      producer: `vf-rl/env-server ${packageVersion()}`,
+      producer: `vf-rl/env-server ${version}`,
     },
     maxWorkers: settings.maxWorkers,
     elastic: settings.elastic,
@@ -85,6 +86,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
     settle: (job, outcome) => front.settle(job, outcome),
   });
   const front = new FrontEnd(socket, pool, {
+    vfVersion: version,
     maxQueuedReplies: settings.maxQueuedReplies,
     limits: {
       max_concurrent: settings.maxConcurrent,

@@ -32,6 +32,8 @@ export interface ClientJob extends PoolJob {
 }
 
 export interface FrontEndOptions {
+  /** vf's version, named in `stats`. */
+  vfVersion: string;
   /** Replies ZeroMQ queues for one client that is not reading them (its high-water mark). */
   maxQueuedReplies: number;
   /** The bounds `stats` reports. */
@@ -93,6 +95,7 @@ export class FrontEnd {
     return {
       success: true,
       error: null,
+      vf_version: this.options.vfVersion,
       state: this.pool.state === "running" ? "running" : "draining",
       workers: this.pool.workers(),
       accepted: this.pool.accepted,

@@ -62,6 +62,8 @@ export const V1_METHODS = ["health", "run", "cancel", "tasks", "stats"] as const
 export const StatsReply = z.object({
   success: z.literal(true),
   error: z.null(),
+  /** The version of vf serving (`@vf-rl/env-server`'s), e.g. "0.1.0". */
+  vf_version: z.string(),
   /** `running`, or `draining` after SIGTERM. */
   state: z.enum(["running", "draining"]),
   /** The worker processes now; `active`: runs and tasks requests each holds. */
