@@ -62,6 +62,23 @@ export class EnvironmentNotFoundError extends UserError {
 export class AuthoringError extends UserError {}
 
 /**
+ * A rubric function named like a metric the environment reports itself (`num_turns`, a ToolEnv's
+ * `total_tool_calls` and `<tool>_calls`): one value would silently replace the other in every row.
+ */
+export class DuplicateMetricError extends AuthoringError {
+  constructor(
+    /** The name both report. */
+    readonly metric: string,
+    /** What reports it besides the rubric, e.g. "ToolEnv (the calls of tool calculate)". */
+    readonly reportedBy: string,
+  ) {
+    super(
+      `the rubric's "${metric}" is also a metric ${reportedBy} reports itself, so one value would replace the other in every row: rename the rubric's function with { name: "..." }`,
+    );
+  }
+}
+
+/**
  * Independent scoring (each rollout scored alone) was asked of a rubric with group reward
  * functions, which score all rollouts of an example together.
  */

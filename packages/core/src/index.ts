@@ -37,6 +37,7 @@ export {
   CancelledError,
   ConfigError,
   DatasetError,
+  DuplicateMetricError,
   EnvArgsError,
   InfraError,
   McpServerError,

@@ -5,7 +5,7 @@
  */
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
 import { buildPrompt, type Dataset } from "../datasets/index.ts";
-import { AuthoringError, EnvSettingsError, UserError } from "../errors.ts";
+import { AuthoringError, DuplicateMetricError, EnvSettingsError, UserError } from "../errors.ts";
 import type { Messages } from "../messages/message.ts";
 import { Parser } from "../parsers/parser.ts";
 import type { RolloutInput, RolloutState } from "../rollout/rollout-state.ts";
@@ -91,6 +91,8 @@ export abstract class Environment<Data = Record<string, unknown>> {
   private readonly datasetSource: DatasetSource | undefined;
   private readonly evalDatasetSource: DatasetSource | undefined;
   private readonly loaded = new Map<"train" | "eval", Promise<Dataset>>();
+  /** The metrics `monitorMetrics` reports, each with what reports it (for DuplicateMetricError). */
+  private readonly monitorNames = new Map<string, string>();
 
   constructor(options: EnvironmentOptions<Data>) {
     if (!options.dataset && !options.evalDataset) {
@@ -105,6 +107,7 @@ export abstract class Environment<Data = Record<string, unknown>> {
     const rubricParser = options.rubric instanceof Rubric ? options.rubric.parser : undefined;
     this.parser = options.parser ?? rubricParser ?? new Parser();
     this.rubric = options.rubric ?? new Rubric<Data>({ parser: this.parser });
+    this.declareMonitorMetric("num_turns", "every environment (the turns of a rollout)");
   }
 
   /** Runs one rollout to its end and returns its state (unscored). Never throws for rollout errors. */
@@ -126,14 +129,40 @@ export abstract class Environment<Data = Record<string, unknown>> {
     return Array.isArray(own) ? (own as ToolDefinition[]) : this.toolDefs();
   }
 
-  /** Metrics the environment itself reports for a finished rollout (turns, tool calls, ...). */
+  /**
+   * Metrics the environment itself reports for a finished rollout (turns, tool calls, ...); a
+   * subclass that reports more declares each name with `declareMonitorMetric`.
+   */
   monitorMetrics(state: RolloutState<Data>): Record<string, number> {
     return { num_turns: state.turns.length };
   }
 
-  /** Names of every reward and metric a rollout of this environment reports. */
+  /**
+   * Names of every reward and metric a rollout of this environment reports, each once. Throws
+   * DuplicateMetricError when a function added to the rubric since has the name of a monitor metric.
+   */
   metricNames(): string[] {
-    return [...this.rubric.names(), "num_turns"];
+    const rubric = this.rubric.names();
+    for (const [name, reportedBy] of this.monitorNames) {
+      if (rubric.includes(name)) throw new DuplicateMetricError(name, reportedBy);
+    }
+    return [...rubric, ...this.monitorNames.keys()];
+  }
+
+  /**
+   * Declares a metric `monitorMetrics` reports, `reportedBy` saying what reports it ("ToolEnv (the
+   * calls of tool x)"). A name the rubric (or another monitor metric) has is refused with
+   * DuplicateMetricError, since one value would silently replace the other.
+   */
+  protected declareMonitorMetric(name: string, reportedBy: string): void {
+    if (this.rubric.names().includes(name)) throw new DuplicateMetricError(name, reportedBy);
+    const earlier = this.monitorNames.get(name);
+    if (earlier !== undefined) {
+      throw new AuthoringError(
+        `"${name}" is reported by both ${earlier} and ${reportedBy}: rename one of them`,
+      );
+    }
+    this.monitorNames.set(name, reportedBy);
   }
 
   /**
@@ -141,6 +170,7 @@ export abstract class Environment<Data = Record<string, unknown>> {
    * advantages, or each rollout on its own when `independent`.
    */
   async score(states: RolloutState<Data>[], options: { independent: boolean }): Promise<void> {
+    const names = this.metricNames(); // refuses a rubric function added since under a monitor metric's name
     if (options.independent) {
       for (const state of states) await this.rubric.scoreRollout(state);
     } else {
@@ -150,7 +180,7 @@ export abstract class Environment<Data = Record<string, unknown>> {
       // A rollout that never began has no data for the environment's own code to read (see `begun`).
       const own = state.begun
         ? this.monitorMetrics(state)
-        : Object.fromEntries(this.metricNames().map((name) => [name, 0]));
+        : Object.fromEntries(names.map((name) => [name, 0]));
       state.metrics = { ...state.metrics, ...own };
     }
   }

@@ -2,12 +2,21 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
-import { AuthoringError, SandboxError, ToolCallError, ToolParseError, UserError } from "../errors.ts";
+import {
+  AuthoringError,
+  DuplicateMetricError,
+  SandboxError,
+  ToolCallError,
+  ToolParseError,
+  UserError,
+} from "../errors.ts";
 import type { ToolMessage } from "../messages/message.ts";
 import type { RolloutInput, RolloutState } from "../rollout/rollout-state.ts";
+import { Rubric } from "../rubrics/rubric.ts";
 import { type ScriptedServer, startScriptedServer } from "../testing/index.ts";
 import { sequence } from "../testing/scripted-reply.ts";
 import { tool } from "../tools/tool.ts";
+import { SingleTurnEnv } from "./single-turn-env.ts";
 import { type AnyTool, type ToolCallContext, ToolEnv } from "./tool-env.ts";
 
 const dataset = Dataset.fromRows([{ question: "What is 6*7?", answer: "42" }]);
@@ -166,6 +175,28 @@ describe("ToolEnv", () => {
     }
     expect(mistakes[0]).toThrow(/rename the tool/);
     expect(mistakes[1]).toThrow(/give each tool its own name/);
+  });
+
+  it("refuses a rubric metric named like a metric ToolEnv counts itself, which would replace its value", () => {
+    // A metric returning 42 under ToolEnv's own "multiply_calls" was reported as the call count (0).
+    const rubric = new Rubric().addMetric(() => 42, { name: "multiply_calls" });
+    const build = () => new ToolEnv({ dataset, rubric, tools: [multiply as AnyTool] });
+    expect(build).toThrow(DuplicateMetricError);
+    expect(build).toThrow(
+      `the rubric's "multiply_calls" is also a metric ToolEnv (the calls of tool multiply) reports itself, so one value would replace the other in every row: rename the rubric's function with { name: "..." }`,
+    );
+    const total = new Rubric().addMetric(() => 1, { name: "total_tool_calls" });
+    expect(() => new ToolEnv({ dataset, rubric: total })).toThrow(DuplicateMetricError);
+    const turns = new Rubric().addMetric(() => 1, { name: "num_turns" });
+    expect(() => new SingleTurnEnv({ dataset, rubric: turns })).toThrow(/rubric's "num_turns"/);
+  });
+
+  it("lists every metric name once, and refuses one added to the rubric later under a ToolEnv name", () => {
+    const rubric = new Rubric().addMetric(() => 42, { name: "answer_length" });
+    const env = new ToolEnv({ dataset, rubric, tools: [multiply as AnyTool] });
+    expect(env.metricNames()).toEqual(["answer_length", "num_turns", "total_tool_calls", "multiply_calls"]);
+    rubric.addMetric(() => 42, { name: "multiply_calls" });
+    expect(() => env.metricNames()).toThrow(DuplicateMetricError);
   });
 });
 

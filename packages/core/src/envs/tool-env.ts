@@ -89,6 +89,7 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
 
   constructor(options: ToolEnvOptions<Data> & DataOptions<Data>) {
     super({ ...options, maxTurns: options.maxTurns ?? 10 });
+    this.declareMonitorMetric("total_tool_calls", "ToolEnv (the calls of every tool)");
     for (const t of options.tools ?? []) this.addTool(t);
     this.mcpServers = parseMcpServers(options.mcpServers ?? []);
     if (this.mcpServers.length > 0) {
@@ -115,6 +116,7 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
   addTool(t: AnyTool<Data>): void {
     if (this.tools.has(t.name))
       throw new AuthoringError(`a tool named "${t.name}" is already registered: give each tool its own name`);
+    this.declareMonitorMetric(`${t.name}_calls`, `ToolEnv (the calls of tool ${t.name})`);
     this.tools.set(t.name, t);
     this.definitions = undefined;
   }
@@ -228,10 +230,6 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
       }
     }
     return { ...super.monitorMetrics(state), total_tool_calls: total, ...counts };
-  }
-
-  override metricNames(): string[] {
-    return [...super.metricNames(), "total_tool_calls", ...[...this.tools.keys()].map((n) => `${n}_calls`)];
   }
 
   protected async envResponse(messages: Messages, state: RolloutState<Data>): Promise<EnvResponse> {
