@@ -1,8 +1,8 @@
 /**
  * The Hub's security properties, one test each: private environments are invisible (404, never 403),
  * keys are shown once and stored only as hashes, hostile tarballs and manifests are refused with the
- * offending entry or field named, failed sign-ins are rate-limited, SQL-injection strings are inert,
- * and concurrent pushes of the same content make one version.
+ * offending entry or field named, failed sign-ins are rate-limited, sign-in redirects stay on the Hub,
+ * SQL-injection strings are inert, and concurrent pushes of the same content make one version.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -181,6 +181,49 @@ describe("security", () => {
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await locked.text()).toContain("Too many failed sign-ins");
+  });
+
+  it("sends a browser only to a page of this Hub after sign-in, whatever next says", async () => {
+    const signIn = (next: string) =>
+      hub.app.request("http://hub.test/login", {
+        method: "POST",
+        body: new URLSearchParams({ name: "ada", password: "pw-ada", next }),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+    // Where the browser goes: the Location resolved as a browser resolves it (the WHATWG URL parser
+    // reads `\` as `/` and drops tabs and newlines).
+    const landing = async (response: Response) => {
+      expect(response.status).toBe(303);
+      const url = new URL(response.headers.get("location")!, "http://hub.test/login");
+      return url.origin === "http://hub.test" ? url.pathname + url.search : url.href;
+    };
+    const offSite = [
+      "//evil.example",
+      "/\\evil.example",
+      "/\\/evil.example",
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "/\r\n/evil.example",
+      " //evil.example",
+      "https://evil.example",
+      "https:evil.example",
+      "javascript:alert(1)",
+      "/.//evil.example",
+      "/./\\evil.example",
+    ];
+    for (const next of offSite) expect([next, await landing(await signIn(next))]).toEqual([next, "/"]);
+    expect(await landing(await signIn("/ada/hidden?tab=reports"))).toBe("/ada/hidden?tab=reports");
+    expect(await landing(await signIn("/%5Cevil.example"))).toBe("/%5Cevil.example");
+
+    // The same tricks percent-encoded in the sign-in link reach the form's hidden field decoded.
+    const linked = ["/%5Cevil.example", "%2F%5Cevil.example", "/%09/evil.example", "%2F%2Fevil.example"];
+    for (const query of linked) {
+      const page = await (await hub.app.request(`http://hub.test/login?next=${query}`)).text();
+      const next = /name="next" value="([^"]*)"/
+        .exec(page)![1]!
+        .replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)));
+      expect([query, await landing(await signIn(next))]).toEqual([query, "/"]);
+    }
   });
 
   it("rate-limits a client that keeps sending invalid API keys", async () => {

@@ -52,8 +52,26 @@ async function formWithCsrf(c: WebContext, csrf: string): Promise<Record<string,
   return form;
 }
 
-/** Only same-site paths, so `next` cannot send anyone elsewhere. */
-const safeNext = (next: string | undefined) => (next && /^\/(?!\/)/.test(next) ? next : "/");
+const SIGN_IN_BASE = "http://hub.invalid";
+
+/**
+ * Where to send a browser after sign-in: `next` when it names a page of this Hub, else `/`. It is
+ * resolved as a browser resolves a Location (the WHATWG URL parser, which reads `\` as `/` and drops
+ * tabs and newlines), and the redirect carries that resolved path, not the text it came as, so what
+ * is checked is what the browser visits.
+ */
+function safeNext(next: string | undefined): string {
+  if (!next) return "/";
+  let url: URL;
+  try {
+    url = new URL(next, `${SIGN_IN_BASE}/`);
+  } catch {
+    return "/";
+  }
+  // A path that starts with `//` once resolved (`/.//host`) would name another host as a Location.
+  if (url.origin !== SIGN_IN_BASE || url.pathname.startsWith("//")) return "/";
+  return url.pathname + url.search + url.hash;
+}
 
 /** Registers the web pages on `app`. */
 export function addWebRoutes(app: Hono<HubEnv>): void {
