@@ -12,7 +12,10 @@ export function formatDoctorReport(report: DoctorReport): string[] {
       ? `  reward          ${formatReward(report.reward.mean)} for every rollout (constant)`
       : `  reward          ${report.reward.mean.toFixed(3)} ± ${report.reward.std.toFixed(3)}, 95% CI [${report.reward.ci95[0].toFixed(3)}, ${report.reward.ci95[1].toFixed(3)}], range ${low.toFixed(3)} to ${high.toFixed(3)}${report.binary ? " (binary)" : ""}`,
     `  groups          ${pct(report.groupsWithSpread)} with reward spread, mean within-group std ${report.meanGroupStd.toFixed(3)}`,
-    `  all fail / pass ${pct(report.allFail)} / ${pct(report.allPass)} of groups`,
+    // with one reward for every rollout no group fails or passes more than another: say so in words
+    report.constantReward
+      ? `  outcome         every rollout scored ${formatReward(report.reward.mean)}: no group has a rollout that did better or worse than another`
+      : `  all fail / pass ${pct(report.allFail)} / ${pct(report.allPass)} of groups`,
     `  rollouts        ${pct(report.truncated)} truncated, ${pct(report.errored)} errored, ${pct(report.withoutTokens)} without token ids, ${report.completionTokensMean.toFixed(0)} completion tokens on average`,
     "",
     "advice:",

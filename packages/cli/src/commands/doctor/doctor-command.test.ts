@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startScriptedServer } from "@vf-rl/core/testing";
 import { type EngineServer, startEngineServer } from "@vf-rl/engine";
 import { VOWELS_ENV, writeTinyModel } from "@vf-rl/train/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +52,23 @@ describe("vf doctor", () => {
     // the second run sampled what the first did
     const { mean, std } = report.reward;
     expect(text.stdout).toContain(`reward          ${mean.toFixed(3)} ± ${std.toFixed(3)},`);
+  }, 60_000);
+
+  it("says in words that every rollout scored 0, instead of 0% of groups all failing", async () => {
+    // A model that writes no vowel: vowels' reward is 0 for every rollout.
+    const scripted = await startScriptedServer({ reply: () => "rhythm" });
+    try {
+      const args = ["doctor", VOWELS_ENV, "-m", "scripted", "-b", scripted.url, "-n", "3", "-r", "2"];
+      const text = await runVf(args);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(/^ {2}reward {10}0 for every rollout \(constant\)$/m);
+      expect(text.stdout).toMatch(
+        /^ {2}outcome {9}every rollout scored 0: no group has a rollout that did better or worse than another$/m,
+      );
+      expect(text.stdout).not.toContain("0% / 0%");
+    } finally {
+      await scripted.close();
+    }
   }, 60_000);
 
   it("samples other tokens with another --seed", async () => {
