@@ -67,7 +67,7 @@ async function until(check: (lines: string[]) => boolean): Promise<string[]> {
   throw new Error(`the screen never showed what was expected:\n${lines.join("\n")}`);
 }
 
-async function startView(width: number, height: number): Promise<void> {
+async function startView(width: number, height: number, dir = outputs): Promise<void> {
   socket = `vf-view-test-${process.pid}-${++servers}`;
   // NO_COLOR unset and a colour terminal: the viewer draws in colour, as users see it.
   const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm-256color" };
@@ -88,7 +88,7 @@ async function startView(width: number, height: number): Promise<void> {
       String(width),
       "-y",
       String(height),
-      `${process.execPath} ${VF_BIN} view ${outputs}`,
+      `${process.execPath} ${VF_BIN} view ${dir}`,
     ],
     { env },
   );
@@ -121,7 +121,10 @@ describe("vf view in a terminal", { timeout: 120_000 }, () => {
       await tmux("send-keys", "-t", "view", "/", "wiki", "Enter", "Enter");
       await until((lines) => lines[0]!.startsWith(`wiki-search · ${LONG_MODEL}`));
       await tmux("send-keys", "-t", "view", "Enter");
-      const conversation = await until((lines) => lines[0]!.startsWith("wiki-search · rollout 1 of 50"));
+      expectFits(await until((lines) => lines[0]!.startsWith("wiki-search · rollout 1 of 50")), width);
+      // The answer ends the conversation (below the tools offered and the prompt): its last page.
+      await tmux("send-keys", "-t", "view", "G");
+      const conversation = await until((lines) => /· (\d+)\/\1$/.test(lines.at(-1)!));
       expectFits(conversation, width);
       const answer = conversation
         .filter((line) => /^ +[\u4e00-\u9fff。]+$/.test(line))
@@ -142,4 +145,46 @@ describe("vf view in a terminal", { timeout: 120_000 }, () => {
       await tmux("send-keys", "-t", "view", "q");
     },
   );
+
+  it("lists a run's rollouts by example and rollout, not as they finished, and shows the tools offered", async () => {
+    // math-python's 15 rollouts (5 examples × 3, one python tool), saved in the order they finished.
+    const run = join(outputs, "evals", "math-python--gpt-4.1-mini", "578769a7");
+    const counts = new Map<number, number>();
+    const rows = (await readFile(join(run, "results.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => {
+        const row = JSON.parse(line);
+        row.rollout_index = counts.get(row.id) ?? 0;
+        counts.set(row.id, row.rollout_index + 1);
+        return JSON.stringify(row);
+      });
+    const finished = [0, 1, 2, 7, 9, 3, 14, 4, 12, 5, 6, 8, 10, 13, 11];
+    const scrambled = await mkdtemp(join(tmpdir(), "vf-view-order-"));
+    try {
+      await cp(run, join(scrambled, "578769a7"), { recursive: true });
+      await writeFile(
+        join(scrambled, "578769a7", "results.jsonl"),
+        `${finished.map((i) => rows[i]).join("\n")}\n`,
+      );
+      await startView(100, 30, scrambled);
+      await until((lines) => lines[0]!.startsWith("vf view · 1 run"));
+      await tmux("send-keys", "-t", "view", "Enter");
+      const list = await until((lines) => lines[0]!.startsWith("math-python · gpt-4.1-mini · 15 rollouts"));
+      expect(list.join("\n").match(/#\d+\.\d+/g)).toEqual(
+        [0, 1, 2, 3, 4].flatMap((example) => [0, 1, 2].map((rollout) => `#${example}.${rollout}`)),
+      );
+      await tmux("send-keys", "-t", "view", "Enter");
+      const conversation = await until((lines) => lines[0]!.startsWith("math-python · rollout 1 of 15"));
+      const tools = conversation.indexOf("── tools offered (1) ──");
+      expect(tools).toBeGreaterThan(0);
+      expect(conversation.slice(tools + 1, tools + 3)).toEqual([
+        "  python(code: string)",
+        "      Execute `code` inside persistent Python REPL.",
+      ]);
+      await tmux("send-keys", "-t", "view", "q");
+    } finally {
+      await rm(scrambled, { recursive: true, force: true });
+    }
+  });
 });

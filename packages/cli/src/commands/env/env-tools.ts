@@ -7,21 +7,13 @@
 import type { Command } from "commander";
 import { jsonObjectFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
+import { toolSignature } from "../../terminal/tool-signature.ts";
 
 interface ToolsFlags {
   mcp?: boolean;
   json?: boolean;
   split: "train" | "eval";
   envArgs?: Record<string, unknown>;
-}
-
-/** A definition's arguments in one line: `query: string, limit?: integer`. */
-function argumentLine(parameters: Record<string, unknown>): string {
-  const properties = (parameters.properties ?? {}) as Record<string, { type?: unknown }>;
-  const required = new Set(Array.isArray(parameters.required) ? (parameters.required as string[]) : []);
-  return Object.entries(properties)
-    .map(([name, schema]) => `${name}${required.has(name) ? "" : "?"}: ${String(schema.type ?? "any")}`)
-    .join(", ");
 }
 
 export function registerEnvTools(env: Command, io: Output): void {
@@ -78,7 +70,7 @@ Examples:
           io.err(`${id} offers no tools`);
         } else {
           for (const d of definitions) {
-            io.out(`${d.function.name}(${argumentLine(d.function.parameters)})`);
+            io.out(toolSignature(d));
             if (d.function.description) io.out(`  ${d.function.description}`);
           }
         }

@@ -1,11 +1,13 @@
 /**
  * A rollout's whole conversation as display lines, wrapped to the terminal's width in columns (control
- * characters a model wrote shown as "�", never sent to the terminal): each message
- * under its role, tool calls with their arguments, tool results under the call they answer.
+ * characters a model wrote shown as "�", never sent to the terminal): the tools the model was
+ * offered (each with its arguments and description), then each message under its role, tool calls
+ * with their arguments, tool results under the call they answer.
  */
 import { contentText, type Message } from "@vf-rl/core";
 import type { RolloutRecord } from "@vf-rl/core/results";
 import { printable, wrapToWidth } from "../../terminal/text-width.ts";
+import { toolSignature } from "../../terminal/tool-signature.ts";
 
 export interface StyledLine {
   text: string;
@@ -32,6 +34,14 @@ export function conversationLines(record: RolloutRecord, width: number): StyledL
   }
   if (record.answer) push("dim", `answer: ${record.answer}`);
   lines.push({ style: "body", text: "" });
+  const tools = record.tool_defs ?? [];
+  if (tools.length > 0) {
+    push("heading", `── tools offered (${tools.length}) ──`);
+    for (const tool of tools) {
+      push("tool", toolSignature(tool), "  ");
+      if (tool.function.description) push("dim", tool.function.description, "      ");
+    }
+  }
   push("heading", "── prompt ──");
   for (const message of record.prompt) messageLines(message, push);
   push("heading", "── completion ──");

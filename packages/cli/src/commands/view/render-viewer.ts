@@ -7,7 +7,7 @@
 import type { RunEntry } from "@vf-rl/core/results";
 import { fitWidth, padToWidth, printable } from "../../terminal/text-width.ts";
 import { conversationLines, fmt, type StyledLine } from "./conversation-lines.ts";
-import { top, type ViewerState, visibleRollouts, visibleRuns } from "./viewer-model.ts";
+import { rolloutOrder, top, type ViewerState, visibleRollouts, visibleRuns } from "./viewer-model.ts";
 
 export interface FrameSize {
   width: number;
@@ -61,7 +61,8 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
     const record = screen.run.records[screen.index]!;
     const lines = conversationLines(record, size.width);
     const scroll = Math.min(screen.scroll, Math.max(0, lines.length - body));
-    title = `${screen.run.metadata.env_id} · rollout ${screen.index + 1} of ${screen.run.records.length}`;
+    const position = rolloutOrder(screen.run).indexOf(screen.index) + 1;
+    title = `${screen.run.metadata.env_id} · rollout ${position} of ${screen.run.records.length}`;
     rows = lines
       .slice(scroll, scroll + body)
       .map((line) => style.line({ ...line, text: fitWidth(line.text, size.width) }));

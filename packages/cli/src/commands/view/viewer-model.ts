@@ -53,12 +53,29 @@ export function visibleRuns(state: ViewerState, query: string): RunEntry[] {
   });
 }
 
-/** Indices of the rollouts shown on a rollouts screen, after its search. */
+/**
+ * Indices of a run's rollouts by example, then rollout, as a run's rows are saved in the order
+ * rollouts finished (#0, #1, #7, #3, ...); equal ones keep their saved order.
+ */
+export function rolloutOrder(run: LoadedRun): number[] {
+  const records = run.records;
+  return records
+    .map((_, i) => i)
+    .sort(
+      (a, b) =>
+        records[a]!.example_id - records[b]!.example_id ||
+        records[a]!.rollout_index - records[b]!.rollout_index ||
+        a - b,
+    );
+}
+
+/** Indices of the rollouts shown on a rollouts screen (by example and rollout), after its search. */
 export function visibleRollouts(run: LoadedRun, query: string): number[] {
   const q = query.toLowerCase();
-  if (!q) return run.records.map((_, i) => i);
-  const indices: number[] = [];
-  run.records.forEach((record, i) => {
+  const ordered = rolloutOrder(run);
+  if (!q) return ordered;
+  return ordered.filter((i) => {
+    const record = run.records[i]!;
     const text = [
       record.error?.error ?? "",
       record.stop_condition ?? "",
@@ -66,9 +83,8 @@ export function visibleRollouts(run: LoadedRun, query: string): number[] {
       ...record.completion.map((m) => contentText(m.content)),
       ...record.prompt.map((m) => contentText(m.content)),
     ].join(" ");
-    if (text.toLowerCase().includes(q)) indices.push(i);
+    return text.toLowerCase().includes(q);
   });
-  return indices;
 }
 
 /** Applies one key. `pageSize` is how many list rows fit on the screen. */
