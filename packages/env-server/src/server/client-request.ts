@@ -2,7 +2,8 @@
  * What a client's message on the front ROUTER asks for, in either protocol: v1 sends
  * `[request_id, method, payload]`, v0 `[request_id, payload]` (the payload `ping` is a health
  * probe, an empty one cancels that request id). The broker acts on the parsed request; payloads
- * of work are forwarded to a worker as they came, and validated there.
+ * of work are forwarded to a worker as they came, and validated there. A message in neither
+ * framing, or over the size limit, is answered under its first frame, read as its request id.
  */
 import { unpack } from "../wire/encoding.ts";
 import { PING } from "../wire/v0-protocol.ts";
@@ -26,15 +27,33 @@ export type ClientRequest =
    * are forwarded to the worker running it.
    */
   | (From & { type: "cancel"; protocol: "v1" | "v0"; target: string | undefined; frames: Uint8Array[] })
-  | (From & { type: "unknown-method"; method: string })
-  /** Neither protocol's frame count. */
-  | { type: "malformed"; frameCount: number };
+  /** A v1 method no one serves; `method` is its first 64 bytes, `methodBytes` its whole length. */
+  | (From & { type: "unknown-method"; method: string; methodBytes: number })
+  /** Neither protocol's frame count (`frameCount` frames from the client, its id the first). */
+  | (From & { type: "malformed"; frameCount: number })
+  /** A message of `bytes`, over the limit; answered in the protocol its frame count is. */
+  | (From & { type: "too-large"; protocol: "v1" | "v0"; bytes: number });
 
-/** Reads a message the front ROUTER received (the client's identity first). */
-export function parseClientMessage(frames: Uint8Array[]): ClientRequest {
+/** Longest method name read from a message; longer ones are not a method of either protocol. */
+const METHOD_BYTES = 64;
+
+/**
+ * Reads a message the front ROUTER received (the client's identity first); a message whose
+ * frames after the identity add up to more than `maxBytes` is `too-large`.
+ */
+export function parseClientMessage(frames: Uint8Array[], maxBytes: number): ClientRequest {
+  // ZeroMQ never delivers a message without a frame, so a client's message has at least its id.
+  const [peer = new Uint8Array(), id = new Uint8Array()] = frames;
+  if (frames.length !== 3 && frames.length !== 4) {
+    return { type: "malformed", frameCount: frames.length - 1, peer, id };
+  }
+  let bytes = 0;
+  for (let i = 1; i < frames.length; i++) bytes += frames[i]!.length;
+  if (bytes > maxBytes)
+    return { type: "too-large", protocol: frames.length === 4 ? "v1" : "v0", bytes, peer, id };
   if (frames.length === 4) {
-    const [peer, id, methodFrame, payload] = frames as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
-    const method = text.decode(methodFrame);
+    const [, , methodFrame, payload] = frames as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+    const method = text.decode(methodFrame.subarray(0, METHOD_BYTES));
     const forwarded = [id, methodFrame, payload];
     switch (method) {
       case "health":
@@ -46,18 +65,15 @@ export function parseClientMessage(frames: Uint8Array[]): ClientRequest {
       case "cancel":
         return { type: "cancel", protocol: "v1", target: cancelTarget(payload), frames: forwarded, peer, id };
       default:
-        return { type: "unknown-method", method, peer, id };
+        return { type: "unknown-method", method, methodBytes: methodFrame.length, peer, id };
     }
   }
-  if (frames.length === 3) {
-    const [peer, id, payload] = frames as [Uint8Array, Uint8Array, Uint8Array];
-    if (equalBytes(payload, PING)) return { type: "probe", probe: "ping", peer, id };
-    if (payload.length === 0) {
-      return { type: "cancel", protocol: "v0", target: text.decode(id), frames: [id, payload], peer, id };
-    }
-    return { type: "work", protocol: "v0", frames: [id, payload], peer, id };
+  const payload = frames[2]!;
+  if (equalBytes(payload, PING)) return { type: "probe", probe: "ping", peer, id };
+  if (payload.length === 0) {
+    return { type: "cancel", protocol: "v0", target: text.decode(id), frames: [id, payload], peer, id };
   }
-  return { type: "malformed", frameCount: frames.length };
+  return { type: "work", protocol: "v0", frames: [id, payload], peer, id };
 }
 
 /** The `request_id` of a v1 cancel body, or undefined when it has none (or is not msgpack). */

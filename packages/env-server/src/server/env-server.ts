@@ -29,6 +29,12 @@ export interface EnvServerOptions {
   maxQueued?: number;
   /** Replies ZeroMQ queues for one client that is not reading them (its high-water mark). Default 10,000. */
   maxQueuedReplies?: number;
+  /**
+   * Largest request in bytes (all its frames); a larger one is refused with `MessageTooLargeError`,
+   * and one with a frame over twice this is cut off by ZeroMQ unread (its client is disconnected).
+   * Default 64 MiB.
+   */
+  maxMessageBytes?: number;
   /** One line of news: a worker ready, restarted, the pool grown. Default: nothing. */
   log?: (line: string) => void;
 }
@@ -62,6 +68,7 @@ const DEFAULTS = {
   maxConcurrent: 128,
   maxQueued: 4096,
   maxQueuedReplies: 10_000,
+  maxMessageBytes: 64 * 2 ** 20,
 };
 
 /** Starts the server: binds at once (health answers from then on) and starts the first worker. */
@@ -69,7 +76,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const settings = { ...DEFAULTS, ...options } satisfies EnvServerOptions;
   const log = options.log ?? (() => {});
   const version = packageVersion();
-  const socket = await bindFrontSocket(settings.address, settings.maxQueuedReplies);
+  const socket = await bindFrontSocket(settings.address, settings);
   const pool = new WorkerPool<ClientJob>({
     environment: {
       envId: settings.envId,
@@ -88,10 +95,12 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
   const front = new FrontEnd(socket, pool, {
     vfVersion: version,
     maxQueuedReplies: settings.maxQueuedReplies,
+    maxMessageBytes: settings.maxMessageBytes,
     limits: {
       max_concurrent: settings.maxConcurrent,
       max_queued: settings.maxQueued,
       max_queued_replies: settings.maxQueuedReplies,
+      max_message_bytes: settings.maxMessageBytes,
     },
     log,
   });

@@ -4,7 +4,8 @@
  * and v0 `ping` itself, even while workers load, decides whether to accept a run, hands accepted
  * runs and cancels to the pool, and words every reply for the protocol it answers. Replies go out
  * through reply-sender.ts, which holds those a client does not read; while it holds any for a
- * client, that client's new runs are refused.
+ * client, that client's new runs are refused. A message in neither protocol's framing, or over
+ * the size limit, is answered with an error under its request id.
  */
 import { Router } from "zeromq";
 import { pack } from "../wire/encoding.ts";
@@ -36,6 +37,8 @@ export interface FrontEndOptions {
   vfVersion: string;
   /** Replies ZeroMQ queues for one client that is not reading them (its high-water mark). */
   maxQueuedReplies: number;
+  /** Largest request, in bytes, answered rather than refused. */
+  maxMessageBytes: number;
   /** The bounds `stats` reports. */
   limits: StatsReply["limits"];
   log: (line: string) => void;
@@ -43,14 +46,20 @@ export interface FrontEndOptions {
 
 /**
  * Binds the client-facing ROUTER at `address`. It never blocks on one client: a send to a client
- * whose queue holds `maxQueuedReplies` fails at once (`mandatory`, send timeout 0).
+ * whose queue holds `maxQueuedReplies` fails at once (`mandatory`, send timeout 0). ZeroMQ itself
+ * drops the connection of a client sending a frame over twice `maxMessageBytes`, before reading
+ * it, so the broker never holds one; requests between the two are read and refused with a reply.
  */
-export async function bindFrontSocket(address: string, maxQueuedReplies: number): Promise<Router> {
+export async function bindFrontSocket(
+  address: string,
+  limits: { maxQueuedReplies: number; maxMessageBytes: number },
+): Promise<Router> {
   const socket = new Router({
     mandatory: true,
     sendTimeout: 0,
-    sendHighWaterMark: maxQueuedReplies,
+    sendHighWaterMark: limits.maxQueuedReplies,
     receiveHighWaterMark: RECEIVE_QUEUE,
+    maxMessageSize: 2 * limits.maxMessageBytes,
     linger: 0,
   });
   await socket.bind(address);
@@ -132,7 +141,8 @@ export class FrontEnd {
 
   private async receive(): Promise<void> {
     try {
-      for await (const frames of this.socket) this.onClientMessage(parseClientMessage(frames));
+      for await (const frames of this.socket)
+        this.onClientMessage(parseClientMessage(frames, this.options.maxMessageBytes));
     } catch (error) {
       if (!this.socket.closed) this.options.log(`the server socket failed: ${String(error)}`);
     }
@@ -154,13 +164,29 @@ export class FrontEnd {
         this.cancel(request);
         break;
       case "unknown-method": {
-        const reply = { success: false, error: unknownMethodError(request.method) };
-        this.replies.send([request.peer, request.id, pack(reply)], "answer");
+        const { method, methodBytes } = request;
+        const error =
+          methodBytes > method.length
+            ? `${unknownMethodError(method)}... (${methodBytes} bytes)`
+            : unknownMethodError(method);
+        this.replies.send([request.peer, request.id, pack({ success: false, error })], "answer");
         break;
       }
-      case "malformed":
-        this.options.log(
-          `ignored a message of ${request.frameCount} frames: v1 sends [request_id, method, payload], v0 [request_id, payload]`,
+      case "malformed": {
+        const frames = `${request.frameCount} frame${request.frameCount === 1 ? "" : "s"}`;
+        this.replyError(
+          { ...request, protocol: "v1" },
+          "MalformedMessageError",
+          `a message of ${frames} is neither protocol's: v1 sends [request_id, method, payload], v0 [request_id, payload]: send one request per message in one of them`,
+        );
+        break;
+      }
+      case "too-large":
+        this.runsRefused += 1;
+        this.replyError(
+          request,
+          "MessageTooLargeError",
+          `this request is ${formatSize(request.bytes)}, over this env server's limit of ${formatSize(this.options.maxMessageBytes)}: send a smaller request, or raise the server's limit (vf env serve --max-message-mib)`,
         );
     }
   }
@@ -221,4 +247,17 @@ export class FrontEnd {
     const error = to.protocol === "v1" ? `${type}: ${message}` : `${type}(${pythonStringRepr(message)})`;
     this.replies.send([to.peer, to.id, pack({ success: false, error })], kind);
   }
+}
+
+/** A size in bytes as people read it: 512 bytes, 1.5 KiB, 64 MiB. */
+function formatSize(bytes: number): string {
+  const units: Array<[string, number]> = [
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10],
+  ];
+  for (const [unit, size] of units) {
+    if (bytes >= size) return `${bytes % size === 0 ? bytes / size : (bytes / size).toFixed(1)} ${unit}`;
+  }
+  return `${bytes} bytes`;
 }

@@ -81,7 +81,7 @@ export const StatsReply = z.object({
   queued: z.number().int(),
   /** Runs (and tasks requests) accepted since the start. */
   runs_accepted: z.number().int(),
-  /** Runs refused since the start: draining, busy, a duplicate id, a client not reading its replies. */
+  /** Runs refused since the start: draining, busy, a duplicate id, a client not reading its replies, too large. */
   runs_refused: z.number().int(),
   /** Replies waiting in the server for clients whose ZeroMQ queue is full (clients not reading). */
   held_replies: z.number().int(),
@@ -89,11 +89,12 @@ export const StatsReply = z.object({
   backlogged_clients: z.number().int(),
   /** Replies dropped since the start because their client was not reading. */
   dropped_replies: z.number().int(),
-  /** The bounds: runs per worker, runs waiting for a worker, replies ZeroMQ queues per client. */
+  /** The bounds: runs per worker, runs waiting for a worker, replies ZeroMQ queues per client, bytes per request. */
   limits: z.object({
     max_concurrent: z.number().int(),
     max_queued: z.number().int(),
     max_queued_replies: z.number().int(),
+    max_message_bytes: z.number().int(),
   }),
 });
 export type StatsReply = z.infer<typeof StatsReply>;

@@ -14,6 +14,7 @@ interface ServeFlags {
   extraEnvKwargs?: Record<string, unknown>;
   workers: number | "auto";
   maxConcurrent: number;
+  maxMessageMib: number;
   static?: boolean;
 }
 
@@ -53,6 +54,12 @@ export function registerEnvServe(env: Command, io: Output): void {
       integerFlag("--max-concurrent", 1),
       128,
     )
+    .option(
+      "--max-message-mib <n>",
+      "largest request in MiB; larger ones are refused (over twice this, the client is disconnected)",
+      integerFlag("--max-message-mib", 1),
+      64,
+    )
     .option("--static", "start every worker at once instead of growing the pool under load")
     .addHelpText(
       "after",
@@ -77,6 +84,7 @@ Examples:
         maxWorkers,
         elastic: !flags.static,
         maxConcurrent: flags.maxConcurrent,
+        maxMessageBytes: flags.maxMessageMib * 2 ** 20,
         log: (line) => io.err(line),
       }).catch((error: unknown) => {
         const detail = error instanceof Error ? error.message : String(error);
