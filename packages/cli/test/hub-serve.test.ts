@@ -1,6 +1,7 @@
 // `vf hub serve` as a user runs it: a fresh Hub prints its first user once, `vf login` is approved on the
 // Hub's web page, Ctrl-C stops it cleanly; then `vf hub user create` on the stopped Hub's data, and a
-// restarted Hub that prints no first user. One Hub (one data folder), started twice.
+// restarted Hub that prints no first user, where vf hub user create points to itself with --hub URL.
+// One Hub (one data folder), started twice.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -172,9 +173,20 @@ describe("vf hub serve", () => {
     });
     expect(JSON.parse(whoami.stdout)).toMatchObject({ user: { name: "carol", is_admin: false } });
 
+    // With the Hub running, its data is locked: the hint is the same command through that Hub.
     const busy = await runVf(["hub", "user", "create", "dave", "--data", dataDir], { env: userEnv });
     expect(busy.code).toBe(1);
-    expect(busy.stderr).toMatch(/^error: the Hub data in .* is in use by process \d+: stop that Hub first/);
+    expect(busy.stderr).toMatch(
+      /^error: the Hub data in .* is in use by a running Hub \(process \d+\): create the user through it with (npx )?vf hub user create dave --hub URL \(the URL vf hub serve printed; vf login there as an admin first\), or stop that Hub and run this again$/m,
+    );
+    expect(busy.stderr).not.toContain("/api/");
+    // the admin's key from vf login in the first test
+    const admin = JSON.parse(readFileSync(join(userEnv.XDG_CONFIG_HOME!, "vf", "config.json"), "utf8"));
+    const through = await runVf(["hub", "user", "create", "dave", "--hub", url!, "--json"], {
+      env: { ...userEnv, VF_API_KEY: admin.api_key },
+    });
+    expect(through.code, through.stderr).toBe(0);
+    expect(JSON.parse(through.stdout)).toMatchObject({ user: "dave" });
     expect(await hub.stop()).toBe(0);
   });
 

@@ -11,6 +11,7 @@ export { ErrorEnvelope } from "./api/schemas/envelope.ts";
 export * from "./api/schemas/report-schemas.ts";
 export type { BlobStore } from "./blobs/blob-store.ts";
 export { openBlobStore } from "./blobs/open-blob-store.ts";
+export { HubDataInUseError } from "./db/data-dir-lock.ts";
 export type { Database, Queryable } from "./db/database.ts";
 export { migrate } from "./db/migrate.ts";
 export { openPgliteDatabase } from "./db/pglite-database.ts";

@@ -7,6 +7,18 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HubError } from "../hub-error.ts";
 
+/** The data folder of an embedded database is held by another running process (a Hub). */
+export class HubDataInUseError extends HubError {
+  constructor(
+    /** The data folder. */
+    readonly dataDir: string,
+    /** The process that holds it. */
+    readonly pid: number,
+  ) {
+    super("conflict", `the Hub data in ${dataDir} is in use by process ${pid}: stop that Hub first`);
+  }
+}
+
 /** Takes the lock of `dataDir`; returns the function that releases it. */
 export function lockDataDir(dataDir: string): () => void {
   const path = join(dataDir, "hub.lock");
@@ -18,10 +30,7 @@ export function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number(readFileSync(path, "utf8"));
       if (isRunning(owner) && owner !== process.pid) {
-        throw new HubError(
-          "conflict",
-          `the Hub data in ${dataDir} is in use by process ${owner}: stop that Hub first, or (while it runs) create users with POST /api/v1/users`,
-        );
+        throw new HubDataInUseError(dataDir, owner);
       }
       if (owner === process.pid) {
         throw new HubError(

@@ -4,8 +4,10 @@
  * data folder), or with `--hub URL` through a running Hub's API, with an admin's key.
  */
 import { resolve } from "node:path";
+import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
+import { vfCommand } from "../../vf-command.ts";
 import { connectHub, hubUrlFlag } from "./hub-flags.ts";
 import { defaultHubDataDir } from "./hub-serve.ts";
 
@@ -64,13 +66,21 @@ Examples:
 }
 
 async function createInDatabase(name: string, flags: UserFlags): Promise<NewUser> {
-  const { createHubUser } = await import("@vf-rl/hub");
+  const { createHubUser, HubDataInUseError } = await import("@vf-rl/hub");
   const created = await createHubUser({
     dataDir: resolve(flags.data ?? defaultHubDataDir()),
     name,
     admin: Boolean(flags.admin),
     ...(flags.databaseUrl ? { databaseUrl: flags.databaseUrl } : {}),
     ...(flags.password ? { password: flags.password } : {}),
+  }).catch((error: unknown) => {
+    if (!(error instanceof HubDataInUseError)) throw error;
+    // A running Hub holds its embedded database: the user is created through that Hub instead.
+    const command = vfCommand(`hub user create ${name}${flags.admin ? " --admin" : ""} --hub URL`);
+    throw new UserError(
+      `the Hub data in ${error.dataDir} is in use by a running Hub (process ${error.pid}): create the user through it with ${command} (the URL vf hub serve printed; vf login there as an admin first), or stop that Hub and run this again`,
+      { cause: error },
+    );
   });
   return {
     user: created.user,
