@@ -59,6 +59,21 @@ export function describeDatabaseContract(name: string, open: () => Promise<Datab
       expect(await countUsers(db)).toBe(0);
     });
 
+    it("answers a NUL character in text or jsonb as the caller's bad_request, not a database fault", async () => {
+      const refused = { code: "bad_request", message: expect.stringContaining("NUL character") };
+      await expect(searchEnvironments(db, { query: "math\0", limit: 10 })).rejects.toMatchObject(refused);
+      await expect(db.query("select $1::jsonb as v", ['{"note": "a\\u0000b"}'])).rejects.toMatchObject(
+        refused,
+      );
+      await expect(
+        db.transaction(async (tx) => {
+          await insertUser(tx, { name: "nul", passwordHash: null, isAdmin: false });
+          await tx.query("select $1::text as v", ["a\0b"]);
+        }),
+      ).rejects.toMatchObject(refused);
+      expect(await countUsers(db)).toBe(0);
+    });
+
     it("rolls a transaction back when its function throws, and commits when it resolves", async () => {
       await expect(
         db.transaction(async (tx) => {

@@ -1,6 +1,7 @@
 /** The embedded database: PGlite (PostgreSQL compiled to WASM) with its data in a folder on disk. */
 import { PGlite } from "@electric-sql/pglite";
 import type { Database, Queryable } from "./database.ts";
+import { asNulRefusal } from "./nul-refusal.ts";
 
 /**
  * Opens (creating when absent) the PGlite database in `dataDir`; `undefined` keeps it in memory.
@@ -12,8 +13,11 @@ export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
   return {
     kind: "pglite",
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-      const result = await db.query<Row>(sql, params as unknown[]);
-      return result.rows;
+      try {
+        return (await db.query<Row>(sql, params as unknown[])).rows;
+      } catch (error) {
+        throw asNulRefusal(error);
+      }
     },
     async exec(sql: string): Promise<void> {
       await db.exec(sql);
@@ -22,7 +26,11 @@ export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
       return db.transaction((tx) =>
         fn({
           async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-            return (await tx.query<Row>(sql, params as unknown[])).rows;
+            try {
+              return (await tx.query<Row>(sql, params as unknown[])).rows;
+            } catch (error) {
+              throw asNulRefusal(error);
+            }
           },
           async exec(sql: string): Promise<void> {
             await tx.exec(sql);

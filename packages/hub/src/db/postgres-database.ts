@@ -1,6 +1,7 @@
 /** A PostgreSQL server reached by URL (`DATABASE_URL`), through a `pg` connection pool. */
 import pg from "pg";
 import type { Database, Queryable } from "./database.ts";
+import { asNulRefusal } from "./nul-refusal.ts";
 
 /** Options of `openPostgresDatabase`. */
 export interface PostgresOptions {
@@ -25,8 +26,13 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
       console.error(`vf hub: a PostgreSQL connection was dropped (${error.message}); it will be reopened`);
   });
   await pool.query("select 1");
-  const run = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]) =>
-    (await client.query(sql, params as unknown[])).rows as Row[];
+  const run = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]) => {
+    try {
+      return (await client.query(sql, params as unknown[])).rows as Row[];
+    } catch (error) {
+      throw asNulRefusal(error);
+    }
+  };
   return {
     kind: "postgres",
     query: <Row>(sql: string, params: readonly unknown[] = []) => run<Row>(pool, sql, params),

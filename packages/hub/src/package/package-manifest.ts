@@ -1,10 +1,12 @@
 /**
  * Reads and checks the package.json of an environment package for the Hub: the `vf` field by core's
  * `EnvPackageJson` schema, plus what the Hub needs on top (a semver version, a name it can serve as
- * `@owner/name`, `@vf-rl/core` as a peer, never a dependency). Every message names the field at fault.
+ * `@owner/name`, `@vf-rl/core` as a peer, never a dependency, no NUL character anywhere). Every
+ * message names the field at fault.
  */
 import { EnvPackageJson } from "@vf-rl/core/loading";
 import semver from "semver";
+import { nulPath } from "../api/nul-characters.ts";
 import { HubError } from "../hub-error.ts";
 import type { PackageFile } from "./content-hash.ts";
 
@@ -61,6 +63,9 @@ export function checkManifestSize(bytes: number): void {
 
 /** Checks a parsed package.json object (see `readPackageManifest`). */
 export function checkManifest(json: Record<string, unknown>): PackageManifest {
+  // The Hub keeps the manifest as jsonb and its description and tags as text: neither holds a NUL.
+  const nul = nulPath(json);
+  if (nul !== null) throw fieldError(nul, "holds a NUL character (\\u0000): remove it");
   const parsed = EnvPackageJson.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

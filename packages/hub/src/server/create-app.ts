@@ -3,6 +3,7 @@
  * protocol under /npm, and the web pages at the root, over one `HubContext`.
  */
 import { type Context, Hono } from "hono";
+import { refuseNulInUrl } from "../api/nul-characters.ts";
 import { openApiDocument } from "../api/openapi.ts";
 import { RouteTable } from "../api/route-table.ts";
 import { HubError } from "../hub-error.ts";
@@ -38,6 +39,7 @@ export function createHubApp(hub: HubContext): Hono<HubEnv> {
         : new HubError("not_found", `no such page or route: ${c.req.method} ${c.req.path}`),
     ),
   );
+  app.use(refuseNulInUrl);
   app.use(async (c, next) => {
     c.set("hub", hub);
     c.set("principal", await resolvePrincipal(c));

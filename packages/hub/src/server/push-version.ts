@@ -82,10 +82,17 @@ async function recordPush(
       { server_hash: hash },
     );
   }
-  const tarballSha256 = staged.sha256;
-  await hub.blobs.putFile(tarballKey(tarballSha256), staged);
   const readmeFile = staged.files.find((f) => /^readme(\.md)?$/i.test(f.path));
   const readme = readmeFile ? (await staged.readFile(readmeFile)).toString("utf8") : "";
+  if (readme.includes("\0")) {
+    throw new HubError(
+      "invalid_package",
+      `${readmeFile!.path} holds a NUL byte: the Hub shows the README as text, which cannot hold one; remove it`,
+      { field: readmeFile!.path },
+    );
+  }
+  const tarballSha256 = staged.sha256;
+  await hub.blobs.putFile(tarballKey(tarballSha256), staged);
   const outcome = await hub.db
     .transaction(async (tx) => {
       const { env } = await lockOrCreateEnvironment(tx, {

@@ -8,6 +8,7 @@
  */
 import type { Context } from "hono";
 import { BODY_LIMITS } from "../api/body-limits.ts";
+import { refuseNul } from "../api/nul-characters.ts";
 import { HubError } from "../hub-error.ts";
 import type { HubEnv } from "./hub-context.ts";
 
@@ -51,17 +52,21 @@ export async function readCapped(c: Context<HubEnv>, max: number): Promise<Uint8
   return Buffer.concat(chunks);
 }
 
-/** The body parsed as JSON (empty is `{}`), capped at `max` bytes. */
+/** The body parsed as JSON (empty is `{}`), capped at `max` bytes; a NUL in it is `bad_request`. */
 export async function readJson(c: Context<HubEnv>, max: number): Promise<unknown> {
   const text = Buffer.from(await readCapped(c, max)).toString("utf8");
+  let value: unknown;
   try {
-    return text === "" ? {} : JSON.parse(text);
+    value = text === "" ? {} : JSON.parse(text);
   } catch {
     throw new HubError("bad_request", "the request body is not valid JSON: send a JSON object");
   }
+  // JSON can write a NUL only as the escape \u0000, so most bodies need no walk.
+  if (text.includes("\\u0000")) refuseNul(value, "body");
+  return value;
 }
 
-/** A web form's fields (urlencoded or multipart), capped at `BODY_LIMITS.form` bytes. */
+/** A web form's fields (urlencoded or multipart), capped at `BODY_LIMITS.form` bytes; no NULs. */
 export async function readForm(c: Context<HubEnv>): Promise<Record<string, string>> {
   const bytes = await readCapped(c, BODY_LIMITS.form);
   const type = c.req.header("content-type") ?? "application/x-www-form-urlencoded";
@@ -73,5 +78,6 @@ export async function readForm(c: Context<HubEnv>): Promise<Record<string, strin
   }
   const fields: Record<string, string> = {};
   for (const [name, value] of data) if (typeof value === "string") fields[name] = value;
+  refuseNul(fields, "form");
   return fields;
 }
