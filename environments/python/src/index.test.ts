@@ -45,6 +45,28 @@ describe("vf eval python", () => {
     expect(result.summary.avg_metrics).toMatchObject({ correct_answer: 0, python_calls: 0 });
   });
 
+  it("finishes a run whose model's code sends SIGSTOP to its process group", async () => {
+    const result = await evalScripted("python", {
+      server: {
+        reply: (request) =>
+          request.messages.at(-1)?.role === "tool"
+            ? "Stopped nothing, so the answer is \\boxed{0}."
+            : {
+                type: "message",
+                content: null,
+                toolCalls: [
+                  { name: "python", arguments: { code: "import os, signal\nos.kill(0, signal.SIGSTOP)" } },
+                ],
+              },
+      },
+      flags: ["-n", "1", "-r", "1"],
+      timeoutSeconds: 90,
+    });
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    expect(result.summary.avg_metrics).toMatchObject({ python_calls: 1, tool_errors: 0 });
+  });
+
   it("refuses to load where it cannot confine code, saying what is missing", async () => {
     const result = await runVf([
       "eval",

@@ -229,6 +229,18 @@ describe("the python sandbox holds", () => {
     expect(pdeathsig).toBe("(-1, 1)\n");
   });
 
+  it("cannot stop vf's side of the sandbox with a signal, so the rollout and its clean-up end", async () => {
+    const [group, everyone, next] = await rollout(
+      "import os, signal\nos.kill(0, signal.SIGSTOP)\nprint('sent')",
+      // A child stops every process it can name, then its process group.
+      "import os, signal\nif os.fork() == 0:\n    os.kill(-1, signal.SIGSTOP)\n    os.killpg(0, signal.SIGSTOP)\n    os._exit(0)\nprint('sent')",
+      STILL_WORKS,
+    );
+    expect(group).toBe("sent\n");
+    expect(everyone).toBe("sent\n");
+    expect(next).toBe("still works\n");
+  });
+
   it("cannot flood the host through the answer pipe: 200 MB there stop the sandbox with a clear error", async () => {
     const [flood, next] = await rollout(
       "import os, sys\nanswers = sys.modules['__main__'].responses\nchunk = b'x' * (1 << 20)\nfor _ in range(200):\n    os.write(answers, chunk)",

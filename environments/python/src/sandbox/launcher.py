@@ -11,7 +11,7 @@
 #      namespace in which it would regain those powers;
 #   5. installs the system-call filter the host built (syscall-filter.ts), which refuses the same
 #      calls again and more, and which the code cannot remove;
-#   6. executes the worker (the REPL loop) as PID 1 of the namespace.
+#   6. executes the worker (the REPL loop) as PID 1 of the namespace, in a session of its own.
 # Every failure prints one line "vf-sandbox: <what> failed: <why>" and exits with status 111.
 # Arguments: argv[1] is a JSON config, argv[2] the worker's source.
 import ctypes
@@ -221,6 +221,13 @@ def drop_privileges():
 
 
 def main():
+    # unshare, outside the namespace, shares the process group we were forked into: a signal to the
+    # code's own group (kill(0, SIGSTOP)) would stop it, and with it the host's wait for the sandbox.
+    # A session of our own leaves every group the code can name inside the namespace.
+    try:
+        os.setsid()
+    except OSError as error:
+        fail("starting a session of its own", error)
     config = json.loads(sys.argv[1])
     worker_source = sys.argv[2]
     executable = build_root(config)

@@ -59,6 +59,11 @@ export class ThreadCounter {
   }
 }
 
+/** The state letter of a process (`R`, `S`, `Z` for a zombie, ...), or undefined once it is gone. */
+export function processState(pid: number): string | undefined {
+  return statFields(pid)?.[0];
+}
+
 /** The fields of /proc/<pid>/stat, or undefined once the process has ended. */
 function statFields(pid: number): string[] | undefined {
   const stat = readProc(`/proc/${pid}/stat`);

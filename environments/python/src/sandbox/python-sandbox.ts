@@ -18,7 +18,7 @@ import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { SandboxError } from "@vf-rl/core";
 import { AnswerLines } from "./answer-lines.ts";
-import { namespaceInit, ThreadCounter } from "./namespace-init.ts";
+import { namespaceInit, processState, ThreadCounter } from "./namespace-init.ts";
 import type { RunResult, WorkerAnswer } from "./run-result.ts";
 import { WorkerAnswer as WorkerAnswerSchema } from "./run-result.ts";
 import { sandboxCommand } from "./sandbox-command.ts";
@@ -37,6 +37,8 @@ const MAX_OUTPUT_BYTES = 64 * 1024;
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** How long threads that ended with the call may take to leave the kernel's count. */
 const THREAD_EXIT_MS = 1000;
+/** How long close() waits for the sandbox to end after a kill before the next, stronger one. */
+const CLOSE_WAIT_MS = 5000;
 
 /** What ends a wait: the worker's answer, its exit, or a line past MAX_ANSWER_BYTES. */
 type Outcome = WorkerAnswer | { type: "exit"; detail: string } | { type: "overflow"; detail: string };
@@ -100,26 +102,60 @@ export class PythonSandbox {
     return !this.exited;
   }
 
-  /** Runs `code`; resolves with its result, never rejects. A cancelled `signal` closes the sandbox. */
+  /**
+   * Runs `code`; resolves with its result. Rejects only with close()'s `SandboxError`, when a
+   * sandbox the call had to stop cannot be killed. A cancelled `signal` closes the sandbox.
+   */
   run(code: string, options: { signal?: AbortSignal } = {}): Promise<RunResult> {
     const result = this.queue.then(() => this.runNow(code, options.signal));
     this.queue = result.catch(() => undefined);
     return result;
   }
 
-  /** Kills the sandbox and every process in it; resolves once all of them are gone. */
+  /**
+   * Kills the sandbox and every process in it; resolves once all of them are gone. Every wait is
+   * bounded: a sandbox that outlives SIGKILL by `CLOSE_WAIT_MS` twice over (stuck in the kernel)
+   * rejects with a `SandboxError` instead of hanging vf.
+   */
   async close(): Promise<void> {
     // A process that never spawned has no pid, and emits no exit.
     const pid = this.child.pid;
     if (this.exited || pid === undefined) return;
-    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
     // Killing the namespace's PID 1 makes the kernel kill every process of the namespace, and PID 1
     // is gone only after all of them are; unshare, which waits for it, then exits. So the exit of
     // our child means that nothing of the sandbox is left. (Killing unshare itself would not wait.)
     const init = namespaceInit(pid);
     // Before unshare has forked there is no namespace: its process group is all there is.
     if (init === undefined || !kill(init)) kill(-pid);
-    await exited;
+    if (await this.exitWithin(CLOSE_WAIT_MS)) return;
+    // unshare did not reap PID 1: something stopped it (the sandbox cannot: it has a session of its
+    // own). Killed, unshare waits for nothing, so the end of PID 1 is watched here instead.
+    kill(-pid);
+    if (
+      (await this.exitWithin(CLOSE_WAIT_MS)) &&
+      (init === undefined || (await ended(init, CLOSE_WAIT_MS)))
+    ) {
+      return;
+    }
+    throw new SandboxError(
+      `the Python sandbox (pid ${pid}) did not end within ${(2 * CLOSE_WAIT_MS) / 1000} s of SIGKILL: a process of it is stuck in the kernel; check the machine (ps -o pid,stat,wchan -p ${init ?? pid})`,
+    );
+  }
+
+  /** Whether the sandbox's host-side process exits within `ms`. */
+  private exitWithin(ms: number): Promise<boolean> {
+    if (this.exited) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.child.off("exit", onExit);
+        resolve(this.exited);
+      }, ms);
+      const onExit = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.child.once("exit", onExit);
+    });
   }
 
   private async runNow(code: string, signal: AbortSignal | undefined): Promise<RunResult> {
@@ -131,7 +167,8 @@ export class PythonSandbox {
       return { type: "crashed", detail: "the call was cancelled", ms: 0 };
     }
     const timeoutMs = this.options.timeoutSeconds * 1000 + GRACE_MS;
-    const onAbort = () => void this.close();
+    // The abort's close, if it fails, fails again (and is reported) in the rollout's cleanup.
+    const onAbort = () => void this.close().catch(() => undefined);
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const request = { code, seconds: this.options.timeoutSeconds };
@@ -239,7 +276,7 @@ export class PythonSandbox {
         const detail = `the code wrote more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB to the sandbox's answer pipe, longer than any real answer`;
         const waiter = this.waiters.shift();
         if (waiter) waiter({ type: "overflow", detail });
-        else void this.close();
+        else void this.close().catch(() => undefined); // a failing close fails again in the next one
       },
     });
     answers.on("data", (chunk: Buffer) => lines.push(chunk));
@@ -296,6 +333,17 @@ function kill(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Whether the process `pid` has ended (gone, or a zombie) within `ms`, looking every 10 ms. */
+async function ended(pid: number, ms: number): Promise<boolean> {
+  const until = performance.now() + ms;
+  for (;;) {
+    const state = processState(pid);
+    if (state === undefined || state === "Z") return true;
+    if (performance.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

@@ -6,8 +6,15 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processState } from "./namespace-init.ts";
 import type { PythonSandbox } from "./python-sandbox.ts";
-import { namespaceProcesses, sandboxNamespace, sandboxProcesses, withSandbox } from "./test-support.ts";
+import {
+  hostSides,
+  namespaceProcesses,
+  sandboxNamespace,
+  sandboxProcesses,
+  withSandbox,
+} from "./test-support.ts";
 
 let scratch: string;
 beforeAll(async () => {
@@ -159,6 +166,41 @@ describe("a sandbox's lifetime", () => {
         ].join("\n"),
       );
       expect(result).toMatchObject({ type: "threads", threads: 1 });
+      expect(await namespaceProcesses(namespace!)).toEqual([]);
+    });
+  });
+
+  it("cannot be stopped from inside: SIGSTOP to the code's group, to every process, from a child, leaves vf's side running", async () => {
+    const dir = await folderFor("sigstop");
+    await withSandbox(dir, {}, async (sandbox) => {
+      await sandbox.run("x = 1");
+      const [host] = await hostSides(dir);
+      const stops = [
+        "import os, signal\nos.kill(0, signal.SIGSTOP)",
+        "import os, signal\nos.killpg(os.getpgid(0), signal.SIGSTOP)",
+        // A child stops every process it can name, then its own group, itself included.
+        "import os, signal\nif os.fork() == 0:\n    os.kill(-1, signal.SIGSTOP)\n    os.kill(0, signal.SIGSTOP)\n    os._exit(0)",
+      ];
+      for (const code of stops) {
+        // The call comes back (killpg may find no group to signal: the code's group is PID 1's).
+        expect(["ok", "error"]).toContain((await sandbox.run(code)).type);
+        // unshare, which reaps the sandbox when it ends, was not stopped.
+        expect(processState(host!)).not.toBe("T");
+      }
+      expect(await sandbox.run("x")).toMatchObject({ type: "ok", output: "1\n" });
+    });
+  });
+
+  it("close() ends a sandbox even when something outside stopped its host side", async () => {
+    const dir = await folderFor("stopped-host");
+    await withSandbox(dir, {}, async (sandbox) => {
+      await sandbox.run("x = 1");
+      const namespace = await sandboxNamespace(dir);
+      const [host] = await hostSides(dir);
+      process.kill(host!, "SIGSTOP");
+      // Stopped, unshare cannot reap the namespace's PID 1: close() kills it too, and waits for PID 1.
+      await sandbox.close();
+      expect(sandbox.alive).toBe(false);
       expect(await namespaceProcesses(namespace!)).toEqual([]);
     });
   });

@@ -58,6 +58,23 @@ export async function sandboxProcesses(marker: string): Promise<number[]> {
   return [...found].sort((a, b) => a - b);
 }
 
+/**
+ * The host side of the running sandboxes under `marker`: their processes that are children of this
+ * one (`unshare`, which setpriv became), outside the sandboxes' namespaces.
+ */
+export async function hostSides(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const pid of await sandboxProcesses(marker)) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid) pids.push(pid);
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  return pids;
+}
+
 /** The pid namespace of a process, as `pid:[inode]`; undefined once it has ended. */
 export async function pidNamespace(pid: number): Promise<string | undefined> {
   try {
