@@ -17,8 +17,18 @@ export interface EnvServerOptions {
   envArgs?: Record<string, unknown>;
   /** Settings applied after loading (`-x`), e.g. max_turns. */
   extraEnvKwargs?: Record<string, unknown>;
-  /** Where to bind; `:0` takes a free port. Default tcp://127.0.0.1:5000. */
+  /**
+   * Where to bind; `:0` takes a free port. Default tcp://127.0.0.1:5000. The server has no
+   * authentication: whoever reaches the address runs rollouts that call the URLs they name.
+   */
   address?: string;
+  /**
+   * The environment variables whose values may be sent as API keys (`--key-var`), to whatever
+   * endpoint a run names, when the run names them as its `api_key_var`. A run naming any other
+   * variable gets the key "EMPTY" (enough for a local vLLM without a key), and the log and the
+   * run's model-call error say how to allow it. Default none.
+   */
+  keyVars?: readonly string[];
   /** Most worker processes; default 1. */
   maxWorkers?: number;
   /** Start with one worker and add more under load (default), or start them all. */
@@ -83,6 +93,7 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       envArgs: settings.envArgs ?? {},
       extraEnvKwargs: settings.extraEnvKwargs ?? {},
       producer: `vf-rl/env-server ${version}`,
+      keyVars: [...(settings.keyVars ?? [])],
     },
     maxWorkers: settings.maxWorkers,
     elastic: settings.elastic,

@@ -51,13 +51,22 @@ export interface RequestHandlerOptions {
   samplingDefaults?: SamplingArgs;
   /** Named on every trace (`Trace.verifiers.version`). */
   producer: string;
+  /** The variables whose values runs may have sent as API keys; default none (see model-clients.ts). */
+  keyVars?: readonly string[];
+  /** One line to the server's log. */
+  log?: (line: string) => void;
 }
 
 export class RequestHandler {
   private readonly running = new Map<string, AbortController>();
-  private readonly clients = new ModelClients();
+  private readonly clients: ModelClients;
 
-  constructor(private readonly options: RequestHandlerOptions) {}
+  constructor(private readonly options: RequestHandlerOptions) {
+    this.clients = new ModelClients({
+      ...(options.keyVars ? { keyVars: options.keyVars } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+  }
 
   /** Rollouts running now. */
   get active(): number {

@@ -19,6 +19,8 @@ export const WorkerConfig = z.object({
   envArgs: z.record(z.string(), z.unknown()),
   extraEnvKwargs: z.record(z.string(), z.unknown()),
   producer: z.string(),
+  /** The variables whose values runs may have sent as API keys. */
+  keyVars: z.array(z.string()),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfig>;
 
@@ -42,6 +44,8 @@ async function main(): Promise<void> {
     handler = new RequestHandler({
       env,
       producer: config.producer,
+      keyVars: config.keyVars,
+      log,
       ...(loaded.packageJson.vf.sampling ? { samplingDefaults: loaded.packageJson.vf.sampling } : {}),
     });
   } catch (error) {

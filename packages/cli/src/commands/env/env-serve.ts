@@ -10,12 +10,23 @@ import type { Output } from "../../terminal/output.ts";
 
 interface ServeFlags {
   address: string;
+  keyVar: string[];
   envArgs?: Record<string, unknown>;
   extraEnvKwargs?: Record<string, unknown>;
   workers: number | "auto";
   maxConcurrent: number;
   maxMessageMib: number;
   static?: boolean;
+}
+
+/** `--key-var NAME`, repeatable: an environment variable's name. */
+function keyVarFlag(value: string, previous: string[] = []): string[] {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
+    throw new UsageError(
+      `--key-var takes the name of an environment variable (letters, digits, _), got "${value}": e.g. --key-var OPENAI_API_KEY`,
+    );
+  }
+  return [...previous, value];
 }
 
 /** `--workers N|auto`. */
@@ -33,8 +44,14 @@ export function registerEnvServe(env: Command, io: Output): void {
     .argument("<env>", "environment id (reverse-text, owner/name@1.0.0) or package folder")
     .option(
       "--address <addr>",
-      "where to bind (tcp://HOST:PORT; port 0: any free one)",
+      "where to bind (tcp://HOST:PORT; port 0: any free one); no authentication: keep it on loopback or a private network",
       "tcp://127.0.0.1:5000",
+    )
+    .option(
+      "--key-var <name>",
+      "an environment variable whose value runs may send as the API key to the endpoint they name (repeatable); runs naming any other get the key EMPTY",
+      keyVarFlag,
+      [],
     )
     .option("-a, --env-args <json>", "arguments for the environment's loadEnvironment", jsonObjectFlag("-a"))
     .option(
@@ -67,10 +84,16 @@ export function registerEnvServe(env: Command, io: Output): void {
 Methods (v1: [request_id, method, msgpack] frames): health, run, cancel, and tasks (the rows as
 task data, also printed by vf env tasks). v0: run_rollout, run_group, ping, empty payload = cancel.
 
+Anyone who reaches the address can run rollouts that call a URL of their choosing: the server
+sends a variable's value as the key only when it is named with --key-var (a local vLLM without a
+key needs none). tcp://0.0.0.0:PORT accepts every network the machine is on: only behind a
+firewall or on a private network you trust.
+
 Examples:
   vf env serve reverse-text                           tcp://127.0.0.1:5000, one worker
   vf env serve reverse-text --address tcp://127.0.0.1:0 -w auto
-  vf env serve ./environments/my-env -a '{"difficulty": "hard"}' -w 4`,
+  vf env serve ./environments/my-env -a '{"difficulty": "hard"}' -w 4
+  vf env serve reverse-text --key-var OPENAI_API_KEY    runs may call OpenAI with this machine's key`,
     )
     .action(async (envId: string, flags: ServeFlags) => {
       const { availableParallelism } = await import("node:os");
@@ -85,6 +108,7 @@ Examples:
         elastic: !flags.static,
         maxConcurrent: flags.maxConcurrent,
         maxMessageBytes: flags.maxMessageMib * 2 ** 20,
+        keyVars: flags.keyVar,
         log: (line) => io.err(line),
       }).catch((error: unknown) => {
         const detail = error instanceof Error ? error.message : String(error);

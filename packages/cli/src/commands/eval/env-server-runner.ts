@@ -41,6 +41,8 @@ export async function openEnvServer(options: {
           elastic: false,
           // Every rollout this evaluation keeps in flight gets a worker slot at once.
           maxConcurrent: Math.ceil(spec.maxConcurrent / workers),
+          // The pool may send this evaluation's own keys, and only those (see env-server's README).
+          keyVars: options.connected.endpoints.flatMap((e) => (e.apiKeyVar ? [e.apiKeyVar] : [])),
           log: options.log,
         })
       : undefined;
