@@ -224,10 +224,11 @@ def main():
     # unshare, outside the namespace, shares the process group we were forked into: a signal to the
     # code's own group (kill(0, SIGSTOP)) would stop it, and with it the host's wait for the sandbox.
     # A session of our own leaves every group the code can name inside the namespace.
-    try:
-        os.setsid()
-    except OSError as error:
-        fail("starting a session of its own", error)
+    if os.getsid(0) != os.getpid():  # (a leader already, when run without unshare's fork)
+        try:
+            os.setsid()
+        except OSError as error:
+            fail("starting a session of its own", error)
     config = json.loads(sys.argv[1])
     worker_source = sys.argv[2]
     executable = build_root(config)

@@ -201,7 +201,9 @@ describe("a sandbox's lifetime", () => {
       // Stopped, unshare cannot reap the namespace's PID 1: close() kills it too, and waits for PID 1.
       await sandbox.close();
       expect(sandbox.alive).toBe(false);
-      expect(await namespaceProcesses(namespace!)).toEqual([]);
+      // Nothing of it runs: PID 1, whose parent is gone, may wait as a zombie for the machine's init.
+      const running = (await namespaceProcesses(namespace!)).filter((pid) => processState(pid) !== "Z");
+      expect(running).toEqual([]);
     });
   });
 });
