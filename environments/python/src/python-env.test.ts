@@ -124,14 +124,14 @@ describe("toolAnswer", () => {
           outputBytes: 8,
           error: "MemoryError",
           traceback: "Traceback ...\nMemoryError",
-          limit: "memory limit reached: the sandbox may use 512 MB of address space",
+          limit: "memory limit reached: each process in the sandbox may use 512 MB of address space",
           ms: 3,
         },
         100,
       );
     expect(fail).toThrow(PythonCodeError);
     expect(fail).toThrow(
-      "memory limit reached: the sandbox may use 512 MB of address space\nTraceback ...\nMemoryError\nOutput before the error:\npartial\n",
+      "memory limit reached: each process in the sandbox may use 512 MB of address space\nTraceback ...\nMemoryError\nOutput before the error:\npartial\n",
     );
   });
 });

@@ -152,8 +152,27 @@ describe("the python sandbox holds", () => {
 
   it("stops a 10 GB allocation at the memory limit", async () => {
     const [allocate, next] = await rollout("data = bytearray(10 * 1024**3)", STILL_WORKS);
-    expect(allocate).toMatch(/^Error: python failed: memory limit reached: the sandbox may use 512 MB/);
+    expect(allocate).toMatch(
+      /^Error: python failed: memory limit reached: each process in the sandbox may use 512 MB/,
+    );
     expect(allocate).toMatch(/MemoryError/);
+    expect(next).toBe("still works\n");
+  });
+
+  it("cannot hold memory the limit does not count: no memfd, shared memory, /dev/shm or bigger socket buffers", async () => {
+    const [memfd, shm, devShm, socketBuffer, next] = await rollout(
+      "import os\nos.memfd_create('hoard')",
+      "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nif libc.shmget(0, 16 << 20, 0o1600) < 0:\n    raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))",
+      "open('/dev/shm/hoard', 'wb').write(bytes(16 << 20))",
+      "import socket\nsocket.socketpair()[0].setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 30)",
+      STILL_WORKS,
+    );
+    for (const answer of [memfd, shm, socketBuffer]) {
+      expect(answer).toMatch(
+        /^Error: python failed: not permitted: .*PermissionError: \[Errno 1\] Operation not permitted$/s,
+      );
+    }
+    expect(devShm).toMatch(/^Error: python failed: not found: .*'\/dev\/shm\/hoard'$/s);
     expect(next).toBe("still works\n");
   });
 

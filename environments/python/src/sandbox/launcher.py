@@ -9,8 +9,9 @@
 #      kernel's per-namespace counts, set to 0) and drops every capability (bounding set, ambient
 #      set, no_new_privs), so the code cannot mount, chroot or change ids, nor make a nested user
 #      namespace in which it would regain those powers;
-#   5. installs the system-call filter the host built (syscall-filter.ts), which refuses the same
-#      calls again and more, and which the code cannot remove;
+#   5. makes the worker's output file (a memfd: the filter refuses them to the code), then installs
+#      the system-call filter the host built (syscall-filter.ts), which refuses the same calls
+#      again and more, and which the code cannot remove;
 #   6. executes the worker (the REPL loop) as PID 1 of the namespace, in a session of its own.
 # Every failure prints one line "vf-sandbox: <what> failed: <why>" and exits with status 111.
 # Arguments: argv[1] is a JSON config, argv[2] the worker's source.
@@ -236,11 +237,14 @@ def main():
     check(libc.sethostname(b"sandbox", 7), "setting the host name")
     limit_resources(config)
     drop_privileges()
+    # The worker's in-memory file for the code's output, made here because the filter refuses
+    # memfd_create (bounded by the file-size limit like any file; not closed on exec).
+    config["output_fd"] = os.memfd_create("output", 0)
     install_filter(config)
     env = {"PATH": "/usr/bin:/bin", "HOME": "/sandbox", "TMPDIR": "/sandbox", "LANG": "C.UTF-8"}
     os.chdir("/sandbox")
     try:
-        os.execve(executable, [executable, "-I", "-S", "-u", "-B", "-c", worker_source, sys.argv[1]], env)
+        os.execve(executable, [executable, "-I", "-S", "-u", "-B", "-c", worker_source, json.dumps(config)], env)
     except OSError as error:
         fail(f"starting {executable}", error)
 

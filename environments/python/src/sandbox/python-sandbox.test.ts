@@ -1,5 +1,6 @@
 // The sandbox on its own: a persistent REPL, its limits, and its refusal to run where it cannot
 // confine code.
+import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
+
+/** The host's shared memory (tmpfs files, memfds, System V segments) in MB, from /proc/meminfo. */
+function hostSharedMemoryMb(): number {
+  return Number(/^Shmem:\s+(\d+) kB$/m.exec(readFileSync("/proc/meminfo", "utf8"))?.[1]) / 1024;
+}
 
 /** Runs `body` with a started sandbox in a fresh folder, then stops it and removes the folder. */
 function withSandbox(
@@ -97,6 +103,28 @@ describe("PythonSandbox", () => {
       expect(slept.ms).toBeLessThan(30_000);
       expect(sandbox.alive).toBe(false);
       expect(await sandbox.run("x")).toMatchObject({ type: "crashed" });
+    });
+  });
+
+  it("holds no memory outside its address-space limit: memfds and shared memory are refused", async () => {
+    await withSandbox({ memoryMb: 256 }, async (sandbox) => {
+      const before = hostSharedMemoryMb();
+      // 1 GB in 64 in-memory files, which no address space counts, kept in a variable.
+      const memfds = await sandbox.run(
+        "import os\nfds = []\nfor _ in range(64):\n    fd = os.memfd_create('hoard')\n    os.write(fd, bytes(16 << 20))\n    fds.append(fd)",
+      );
+      expect(memfds).toMatchObject({
+        type: "error",
+        error: "PermissionError: [Errno 1] Operation not permitted",
+      });
+      // 1 GB in System V shared memory segments, which outlive the process that made them.
+      const segments = await sandbox.run(
+        "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n[libc.shmget(0, 16 << 20, 0o1600) for _ in range(64)].count(-1), ctypes.get_errno()",
+      );
+      expect(segments).toMatchObject({ type: "ok", output: "(64, 1)\n" });
+      // memfds and shared memory are counted in the host's Shmem; the sandbox added none of the 2 GB.
+      expect(hostSharedMemoryMb() - before).toBeLessThan(256);
+      expect(await sandbox.run("len(fds)")).toMatchObject({ type: "ok", output: "0\n" });
     });
   });
 

@@ -1,9 +1,10 @@
 /**
  * The sandbox's system-call filter: a seccomp BPF program, built here and installed by the launcher
  * just before it starts the worker, so it binds the worker and everything the code starts. It
- * refuses (EPERM) the calls that make or enter namespaces, mount or change roots, and the kernel
+ * refuses (EPERM) the calls that make or enter namespaces, mount or change roots, the kernel
  * interfaces an unprivileged process has no use for in a REPL but that widen the kernel's attack
- * surface; every other call is allowed. It is not the whole confinement (the launcher's namespaces,
+ * surface, and those that hold memory no process maps (memfds, System V and POSIX IPC), which the
+ * address-space limit would not count and which would outlive a call; every other call is allowed. It is not the whole confinement (the launcher's namespaces,
  * private root, limits and dropped capabilities are): it closes the door a nested user namespace
  * would open, where the code would regain mount, chroot and network privileges of its own.
  */
@@ -36,6 +37,14 @@ export const REFUSED_CALLS = {
     "io_uring_setup",
     "io_uring_enter",
     "io_uring_register",
+  ],
+  "memory held outside the address-space limit": [
+    "memfd_create",
+    "memfd_secret",
+    "shmget",
+    "msgget",
+    "semget",
+    "mq_open",
   ],
   "reading or steering other processes": [
     "ptrace",
@@ -72,6 +81,9 @@ export type RefusedCall = (typeof REFUSED_CALLS)[keyof typeof REFUSED_CALLS][num
 export const NAMESPACE_CLONE_FLAGS = 0x7e020000; // NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
 
 const PR_SET_PDEATHSIG = 1;
+const SOL_SOCKET = 1;
+/** setsockopt(SOL_SOCKET, ...) options that size a socket's buffers, all refused. */
+export const SOCKET_BUFFER_OPTIONS = [7, 8, 32, 33]; // SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE
 
 /** The numbers of the filtered calls on one architecture (the kernel's table). */
 interface SyscallTable {
@@ -79,7 +91,7 @@ interface SyscallTable {
   auditArch: number;
   /** Calls numbered from here are another ABI of the same architecture (x32), all refused. */
   foreignAbiBase?: number;
-  numbers: Record<RefusedCall | "clone" | "clone3" | "prctl", number>;
+  numbers: Record<RefusedCall | "clone" | "clone3" | "prctl" | "setsockopt", number>;
 }
 
 // Calls numbered 403 and up share one number on every architecture.
@@ -92,6 +104,7 @@ const COMMON = {
   fspick: 433,
   clone3: 435,
   pidfd_getfd: 438,
+  memfd_secret: 447,
   mount_setattr: 442,
   quotactl_fd: 443,
   open_tree_attr: 467,
@@ -107,6 +120,7 @@ const X86_64: SyscallTable = {
     ...COMMON,
     clone: 56,
     prctl: 157,
+    setsockopt: 54,
     unshare: 272,
     setns: 308,
     mount: 165,
@@ -139,6 +153,11 @@ const X86_64: SyscallTable = {
     lookup_dcookie: 212,
     vhangup: 153,
     fanotify_init: 300,
+    memfd_create: 319,
+    shmget: 29,
+    msgget: 68,
+    semget: 64,
+    mq_open: 240,
   },
 };
 
@@ -147,6 +166,7 @@ const GENERIC = {
   ...COMMON,
   clone: 220,
   prctl: 167,
+  setsockopt: 208,
   unshare: 97,
   setns: 268,
   mount: 40,
@@ -179,6 +199,11 @@ const GENERIC = {
   lookup_dcookie: 18,
   vhangup: 58,
   fanotify_init: 262,
+  memfd_create: 279,
+  shmget: 194,
+  msgget: 186,
+  semget: 190,
+  mq_open: 180,
 };
 
 /** Tables by Node's name of the architecture. */
@@ -207,9 +232,11 @@ const ENOSYS = 38;
 const NR = 0;
 const ARCH = 4;
 const ARG0 = 16;
+const ARG1 = 24;
+const ARG2 = 32;
 
 /** Where a jump goes: a labelled instruction, or the next one. */
-type Label = "allow" | "eperm" | "enosys" | "kill" | "clone" | "prctl";
+type Label = "allow" | "eperm" | "enosys" | "kill" | "clone" | "prctl" | "setsockopt";
 type Jump = Label | "next";
 type Instruction =
   | { op: "load"; offset: number; label?: Label }
@@ -244,6 +271,7 @@ export function syscallFilter(arch: string = process.arch): Buffer {
     { op: "jeq", k: n.clone3, jt: "enosys", jf: "next" },
     { op: "jeq", k: n.clone, jt: "clone", jf: "next" },
     { op: "jeq", k: n.prctl, jt: "prctl", jf: "next" },
+    { op: "jeq", k: n.setsockopt, jt: "setsockopt", jf: "next" },
     ...Object.values(REFUSED_CALLS).flatMap((names) => names.map((name) => refuse(n[name]))),
     { op: "ret", value: RET_ALLOW },
     { op: "load", offset: ARG0, label: "clone" },
@@ -251,6 +279,12 @@ export function syscallFilter(arch: string = process.arch): Buffer {
     // The parent-death signal is what ends the sandbox with its host: the code may not clear it.
     { op: "load", offset: ARG0, label: "prctl" },
     { op: "jeq", k: PR_SET_PDEATHSIG, jt: "eperm", jf: "allow" },
+    // A socket's buffers are kernel memory no address space counts: they stay at the system's
+    // default size (net.core.wmem_default), which the code may not raise.
+    { op: "load", offset: ARG1, label: "setsockopt" },
+    { op: "jeq", k: SOL_SOCKET, jt: "next", jf: "allow" },
+    { op: "load", offset: ARG2 },
+    ...SOCKET_BUFFER_OPTIONS.map((option) => ({ op: "jeq", k: option, jt: "eperm", jf: "next" }) as const),
     { op: "ret", value: RET_ALLOW, label: "allow" },
     { op: "ret", value: RET_ERRNO | EPERM, label: "eperm" },
     { op: "ret", value: RET_ERRNO | ENOSYS, label: "enosys" },

@@ -8,7 +8,7 @@
 # The code's stdout and stderr go to an in-memory file read back after the call (bounded by the
 # file-size limit). After each call every other process in the namespace is killed and reaped.
 # Failures are classified by the limit they hit, so the model is told what stopped its code.
-# Argument: argv[1] is the JSON config the launcher got.
+# Argument: argv[1] is the JSON config the launcher got, with the output file's descriptor added.
 import _thread
 import ast
 import builtins
@@ -37,7 +37,8 @@ os.close(3)
 null = os.open("/dev/null", os.O_RDWR)
 os.dup2(null, 0)
 os.close(null)
-output = os.memfd_create("output", 0)
+# The code's stdout and stderr: an in-memory file the launcher made (the filter refuses new ones).
+output = config["output_fd"]
 
 
 class TimeLimitExceeded(BaseException):
@@ -62,7 +63,7 @@ def limit_note(error, seconds):
     if isinstance(error, TimeLimitExceeded):
         return f"time limit reached: a call may run {seconds:g} s (the sandbox and its variables live on)"
     if isinstance(error, MemoryError):
-        return f"memory limit reached: the sandbox may use {mb} MB of address space"
+        return f"memory limit reached: each process in the sandbox may use {mb} MB of address space"
     if isinstance(error, RuntimeError) and "can't start new thread" in str(error):
         return f"process limit reached: at most {config['max_processes']} processes and threads"
     if isinstance(error, (socket.gaierror, socket.herror)):
