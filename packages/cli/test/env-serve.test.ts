@@ -125,3 +125,59 @@ describe("vf env serve --key-var", () => {
     }
   }, 150_000);
 });
+
+describe("vf env serve, told something it cannot do", () => {
+  it.each([
+    [
+      ["reverse-text", "--address", "tcp://127.0.0.1:99999"],
+      2,
+      /^error: --address tcp:\/\/127\.0\.0\.1:99999 has no port from 0 to 65535: give one, e.g\. tcp:\/\/127\.0\.0\.1:5000 \(port 0: any free one\)$/,
+    ],
+    [
+      ["reverse-text", "--address", "127.0.0.1:5000"],
+      2,
+      /^error: --address 127\.0\.0\.1:5000 is not a ZeroMQ address: write tcp:\/\/HOST:PORT \(e\.g\. tcp:\/\/127\.0\.0\.1:5000\) or ipc:\/\/PATH$/,
+    ],
+    [
+      ["no-such-env", "--address", "tcp://127.0.0.1:0"],
+      1,
+      /^error: environment "no-such-env" cannot be loaded: unknown environment "no-such-env": known environments: .*; or pass a path to a package folder$/,
+    ],
+    [
+      ["reverse-text", "--max-message-mib", "0"],
+      2,
+      /^error: --max-message-mib must be a whole number ≥ 1, got "0"$/,
+    ],
+  ])("vf env serve %j exits %i with one line, and prints no address", async (args, code, message) => {
+    const result = await runVf(["env", "serve", ...args], { timeoutSeconds: 60 });
+    expect(result.code).toBe(code);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.split("\n").filter((line) => line !== "");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+  });
+
+  it("prints its address and 'serving' once the environment has loaded, with the limits it was given", async () => {
+    const { address, stderr } = await serve([
+      "reverse-text",
+      "--address",
+      "tcp://127.0.0.1:0",
+      "--max-message-mib",
+      "2",
+    ]);
+    const serving = `serving reverse-text on ${address} (up to 1 worker); Ctrl-C to stop`;
+    await until(
+      () => stderr.includes(serving),
+      () => stderr.join("\n"),
+    );
+    const ready = stderr.findIndex((line) => /^worker 0 ready \(pid \d+\)$/.test(line));
+    expect(ready).toBeGreaterThanOrEqual(0);
+    expect(stderr.indexOf(serving)).toBeGreaterThan(ready);
+    const client = new EnvClient(address);
+    try {
+      expect((await client.stats()).limits.max_message_bytes).toBe(2 * 1024 * 1024);
+    } finally {
+      client.close();
+    }
+  }, 120_000);
+});

@@ -13,7 +13,12 @@ export { type RemoteRunnerOptions, remoteRunner } from "./client/remote-runner.t
 export { ServedEnvironment } from "./client/served-environment.ts";
 export type { Episode, ModelCall, Trace, TraceError, TraceTask } from "./episode/episode.ts";
 export type { MessageNode } from "./episode/message-graph.ts";
-export { type EnvServer, type EnvServerOptions, startEnvServer } from "./server/env-server.ts";
+export {
+  type EnvServer,
+  EnvServerAddressError,
+  type EnvServerOptions,
+  startEnvServer,
+} from "./server/env-server.ts";
 export { EnvLoadError } from "./server/worker-pool.ts";
 export { fromRolloutOutput, TRAJECTORY_COLUMN } from "./wire/rollout-output.ts";
 export { fromTaskData, type TaskData, toTaskData } from "./wire/task-data.ts";

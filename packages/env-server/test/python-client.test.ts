@@ -5,12 +5,14 @@
  * they talk to and passes them the addresses.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { contentText } from "@vf-rl/core";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnvClient } from "../src/client/env-client.ts";
 import { startTimedModel } from "../src/server/test-support.ts";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
@@ -113,9 +115,35 @@ describe("a Python client of vf env serve", () => {
 
   it("gets health answered while the workers load, and failing environments as errors", async () => {
     const env = join(repo, "packages", "env-server", "test", "fixtures", "faulty-env");
-    const { address } = await serve([env, "-a", JSON.stringify({ loadDelayMs: 3000 })], false);
+    // vf env serve prints its address only once the environment has loaded, so this picks the
+    // port and starts the Python client as soon as health answers, while the worker still loads.
+    const address = `tcp://127.0.0.1:${await freePort()}`;
+    const child = spawn(
+      process.execPath,
+      [vf, "env", "serve", env, "-a", JSON.stringify({ loadDelayMs: 3000 }), "--address", address],
+      { cwd: repo, stdio: ["ignore", "ignore", "inherit"] },
+    );
+    servers.push(child);
+    const probe = new EnvClient(address);
+    try {
+      await probe.waitForStartup({ timeoutSeconds: 60 });
+    } finally {
+      probe.close();
+    }
     const run = await python(["tests.test_v1_faults"], { VF_ADDRESS: address });
     expect(run.output).toMatch(/Ran 3 tests/);
     expect(run.code, run.output).toBe(0);
   }, 120_000);
 });
+
+/** A TCP port free on loopback now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

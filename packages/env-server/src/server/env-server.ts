@@ -5,9 +5,21 @@
  * how it answers are front-end.ts; the workers, the queue and dispatch to them are worker-pool.ts.
  */
 import { readFileSync } from "node:fs";
+import { UserError } from "@vf-rl/core/errors";
 import type { StatsReply } from "../wire/v1-protocol.ts";
 import { bindFrontSocket, type ClientJob, FrontEnd } from "./front-end.ts";
 import { WorkerPool } from "./worker-pool.ts";
+
+/** An address the server cannot bind as written (a port past 65535, no scheme). */
+export class EnvServerAddressError extends UserError {
+  constructor(
+    message: string,
+    /** The address as given. */
+    readonly address: string,
+  ) {
+    super(message);
+  }
+}
 
 /** What to serve and how. */
 export interface EnvServerOptions {
@@ -84,6 +96,7 @@ const DEFAULTS = {
 /** Starts the server: binds at once (health answers from then on) and starts the first worker. */
 export async function startEnvServer(options: EnvServerOptions): Promise<EnvServer> {
   const settings = { ...DEFAULTS, ...options } satisfies EnvServerOptions;
+  checkAddress(settings.address);
   const log = options.log ?? (() => {});
   const version = packageVersion();
   const socket = await bindFrontSocket(settings.address, settings);
@@ -143,6 +156,27 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       await shutdown(false);
     },
   };
+}
+
+/**
+ * Refuses an address ZeroMQ would bind as something else or fail on without saying why: a tcp
+ * port past 65535 (ZeroMQ takes it modulo 65536) or none, or no scheme at all.
+ */
+function checkAddress(address: string): void {
+  if (address.startsWith("tcp://")) {
+    const port = /:(\d+|\*)$/.exec(address)?.[1];
+    if (port === undefined || (port !== "*" && Number(port) > 65535)) {
+      throw new EnvServerAddressError(
+        `${address} has no port from 0 to 65535: give one, e.g. tcp://127.0.0.1:5000 (port 0: any free one)`,
+        address,
+      );
+    }
+  } else if (!/^[a-z]+:\/\/./.test(address)) {
+    throw new EnvServerAddressError(
+      `${address} is not a ZeroMQ address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:5000) or ipc://PATH`,
+      address,
+    );
+  }
 }
 
 /** This package's version, read from its package.json (beside src/ and dist/ alike). */

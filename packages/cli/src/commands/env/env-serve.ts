@@ -1,7 +1,8 @@
 /**
  * `vf env serve <env>`: serves an environment to Python RL engines (prime-rl, verifiers) over
  * verifiers' ZeroMQ env-server protocols, v1 and v0, with a pool of worker processes. Prints the
- * bound address on stdout, news on stderr; SIGTERM or Ctrl-C finishes accepted runs, then exits.
+ * bound address on stdout once the environment has loaded, news on stderr; SIGTERM or Ctrl-C
+ * finishes accepted runs, then exits.
  */
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
@@ -97,7 +98,7 @@ Examples:
     )
     .action(async (envId: string, flags: ServeFlags) => {
       const { availableParallelism } = await import("node:os");
-      const { startEnvServer } = await import("@vf-rl/env-server");
+      const { EnvServerAddressError, startEnvServer } = await import("@vf-rl/env-server");
       const maxWorkers = flags.workers === "auto" ? availableParallelism() : flags.workers;
       const server = await startEnvServer({
         envId,
@@ -111,21 +112,29 @@ Examples:
         keyVars: flags.keyVar,
         log: (line) => io.err(line),
       }).catch((error: unknown) => {
+        if (error instanceof EnvServerAddressError) throw new UsageError(`--address ${error.message}`);
         const detail = error instanceof Error ? error.message : String(error);
         throw new UsageError(
           `cannot bind ${flags.address} (${detail}): pick another port, or :0 for any free one`,
         );
       });
-      io.out(server.address);
-      io.err(
-        `serving ${envId} on ${server.address} (up to ${maxWorkers} worker${maxWorkers === 1 ? "" : "s"}); Ctrl-C to stop`,
-      );
       let stopping = 0;
       const stopped = new Promise<void>((resolve, reject) => {
-        server.ready.catch(async (error: unknown) => {
-          await server.close();
-          reject(error);
-        });
+        // Health answers from the bind on, but the address is printed only once the environment
+        // has loaded: a script reading it gets a server that runs, and a load error comes alone.
+        server.ready.then(
+          () => {
+            if (stopping > 0) return;
+            io.out(server.address);
+            io.err(
+              `serving ${envId} on ${server.address} (up to ${maxWorkers} worker${maxWorkers === 1 ? "" : "s"}); Ctrl-C to stop`,
+            );
+          },
+          async (error: unknown) => {
+            await server.close();
+            reject(error);
+          },
+        );
         const stop = (): void => {
           stopping += 1;
           if (stopping === 1) {
