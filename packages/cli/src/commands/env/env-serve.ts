@@ -11,7 +11,7 @@ import type { Output } from "../../terminal/output.ts";
 
 interface ServeFlags {
   address: string;
-  keyVar: string[];
+  keyVar?: string[];
   envArgs?: Record<string, unknown>;
   extraEnvKwargs?: Record<string, unknown>;
   workers: number | "auto";
@@ -50,9 +50,8 @@ export function registerEnvServe(env: Command, io: Output): void {
     )
     .option(
       "--key-var <name>",
-      "an environment variable whose value runs may send as the API key to the endpoint they name (repeatable); runs naming any other get the key EMPTY",
+      "an environment variable whose value runs may send as the API key to the endpoint they name (repeatable; default none: runs get the key EMPTY)",
       keyVarFlag,
-      [],
     )
     .option("-a, --env-args <json>", "arguments for the environment's loadEnvironment", jsonObjectFlag("-a"))
     .option(
@@ -91,10 +90,10 @@ key needs none). tcp://0.0.0.0:PORT accepts every network the machine is on: onl
 firewall or on a private network you trust.
 
 Examples:
-  vf env serve reverse-text                           tcp://127.0.0.1:5000, one worker
+  vf env serve reverse-text                              tcp://127.0.0.1:5000, one worker
   vf env serve reverse-text --address tcp://127.0.0.1:0 -w auto
   vf env serve ./environments/my-env -a '{"difficulty": "hard"}' -w 4
-  vf env serve reverse-text --key-var OPENAI_API_KEY    runs may call OpenAI with this machine's key`,
+  vf env serve reverse-text --key-var OPENAI_API_KEY     runs may send this machine's OpenAI key`,
     )
     .action(async (envId: string, flags: ServeFlags) => {
       const { availableParallelism } = await import("node:os");
@@ -109,7 +108,7 @@ Examples:
         elastic: !flags.static,
         maxConcurrent: flags.maxConcurrent,
         maxMessageBytes: flags.maxMessageMib * 2 ** 20,
-        keyVars: flags.keyVar,
+        keyVars: flags.keyVar ?? [],
         log: (line) => io.err(line),
       }).catch((error: unknown) => {
         if (error instanceof EnvServerAddressError) throw new UsageError(`--address ${error.message}`);
