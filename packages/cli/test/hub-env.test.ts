@@ -210,6 +210,10 @@ describe("vf env list, search, info, inspect, pull", () => {
     expect(json(miss).items).toEqual([]);
     expect(info.stdout).toContain("version: 0.1.1 (latest)");
     expect(info.stdout).toContain("install: vf env install admin/capitals@0.1.1");
+    // npm's own registry still serves the environment's dependencies: only the owner's scope is the Hub's
+    expect(info.stdout).toContain(
+      `with npm (latest): npm install @admin/capitals --@admin:registry=${hub.url}/npm/`,
+    );
     const version = await admin.version("admin", "capitals", "0.1.0");
     expect(json(pinned)).toMatchObject({
       id: "admin/capitals",

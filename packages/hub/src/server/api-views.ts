@@ -34,7 +34,11 @@ export function toEnvSummary(env: EnvironmentRecord, latest: string | null): Env
   };
 }
 
-/** The API shape of one environment, with install commands for a Hub at `origin`. */
+/**
+ * The API shape of one environment, with install commands for a Hub at `origin`. npm's is scoped:
+ * the owner's packages come from the Hub, everything they depend on (vf's packages, zod) from the
+ * user's own registry, which `--registry HUB` would replace, so each dependency answered 404.
+ */
 export function toEnvInfo(env: EnvironmentRecord, latest: VersionRecord | null, origin: string): EnvInfo {
   const id = `${env.owner}/${env.name}`;
   return {
@@ -43,7 +47,7 @@ export function toEnvInfo(env: EnvironmentRecord, latest: VersionRecord | null, 
     readme: latest?.readme ?? "",
     install: {
       vf: `vf env install ${id}`,
-      npm: `npm install @${id} --registry ${origin}/npm/`,
+      npm: `npm install @${id} --@${env.owner}:registry=${origin}/npm/`,
     },
   };
 }

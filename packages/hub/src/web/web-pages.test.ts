@@ -111,7 +111,9 @@ describe("web pages", () => {
       "noopener",
     );
     expect(await page.textContent("body")).toContain("vf env install admin/gsm8k");
-    expect(await page.textContent("body")).toContain(`npm install @admin/gsm8k --registry ${hub.url}/npm/`);
+    expect(await page.textContent("body")).toContain(
+      `npm install @admin/gsm8k --@admin:registry=${hub.url}/npm/`,
+    );
     expect(await page.locator('svg[aria-label="Mean reward by model"] rect').count()).toBe(3);
     const models = await page
       .locator(".card:has(h2:text('Leaderboard')) tbody tr td:nth-child(2)")
