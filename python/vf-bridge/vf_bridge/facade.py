@@ -1,12 +1,12 @@
-"""Serves an in-process, AsyncOpenAI-like client object on a loopback OpenAI-compatible HTTP
-endpoint for as long as a rollout runs, so a vf env server can call it by URL.
+"""Serves a trainer's model client on a loopback OpenAI-compatible HTTP endpoint for as long as a
+rollout runs, so a vf env server, which calls models by URL, can call it.
 
-rLLM's VerifiersWorkflow and tinker-cookbook's verifiers recipe hand verifiers a client object
-backed by their sampler (``chat.completions.create(model=..., messages=..., **sampling)`` returning
-a ChatCompletion, with vLLM's ``prompt_token_ids`` and ``choices[i].token_ids`` attached). The vf
-server calls models over HTTP, so this puts that object behind ``POST /v1/chat/completions``
-(and ``GET /v1/models``) on 127.0.0.1 with stdlib asyncio only. The response object is sent back
-as JSON with its token fields, so the episode records token ids and logprobs.
+rLLM, tinker-cookbook and SkyRL hand verifiers a client backed by their sampler (an object with an
+async ``chat.completions.create`` that returns a ChatCompletion with vLLM's ``prompt_token_ids``
+and ``choices[i].token_ids`` attached); verifiers' own ``run_rollout``/``evaluate`` hand it one of
+verifiers' ``Client`` wrappers. This puts any of them (``vf_bridge.chat_call``) behind
+``POST /v1/chat/completions`` and ``GET /v1/models`` on 127.0.0.1, with stdlib asyncio only. The
+answer goes back as JSON with its token fields, so the episode records token ids and logprobs.
 
     async with serve_client(shim, model="policy") as base_url:
         episode = await client.run(task, {"base_url": base_url, "api_key_var": ""}, "policy")
@@ -20,16 +20,24 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-__all__ = ["serve_client", "to_jsonable"]
+from vf_bridge.chat_call import UnsupportedClientError, complete
 
-_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 500: "Internal Server Error"}
+__all__ = ["serve_client"]
+
+_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
+            500: "Internal Server Error"}
 
 
 @contextlib.asynccontextmanager
 async def serve_client(client: Any, model: str = "model", host: str = "127.0.0.1") -> AsyncIterator[str]:
     """Serves ``client`` until the block ends; yields its base URL (``http://127.0.0.1:PORT/v1``)."""
 
+    connections: set[asyncio.Task] = set()
+
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            connections.add(task)
         try:
             while True:
                 request = await _read_request(reader)
@@ -48,7 +56,12 @@ async def serve_client(client: Any, model: str = "model", host: str = "127.0.0.1
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
+        except asyncio.CancelledError:
+            # The block ended with this keep-alive connection open: the end of its service, not a
+            # failure (asyncio's stream callback would report a cancelled handler as one).
+            pass
         finally:
+            connections.discard(task)
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
@@ -59,6 +72,9 @@ async def serve_client(client: Any, model: str = "model", host: str = "127.0.0.1
         yield f"http://{host}:{port}/v1"
     finally:
         server.close()
+        for task in list(connections):
+            task.cancel()
+        await asyncio.gather(*connections, return_exceptions=True)
         await server.wait_closed()
 
 
@@ -88,41 +104,33 @@ async def _answer(client: Any, model: str, method: str, path: str, body: bytes) 
         request = json.loads(body or b"{}")
     except json.JSONDecodeError as e:
         return 400, _error(f"the request body is not JSON: {e}", "invalid_request_error")
-    if request.pop("stream", False):
+    if request.get("stream"):
         return 400, _error("streaming is not served: send stream=false", "invalid_request_error")
     try:
-        response = await client.chat.completions.create(**request)
+        return 200, await complete(client, request)
+    except UnsupportedClientError as e:
+        return 400, _error(str(e), "invalid_request_error")
     except Exception as e:  # the client's failure is the answer, not a crash of the endpoint
-        return 500, _error(f"{type(e).__name__}: {e}", "server_error")
-    return 200, completion_json(response)
+        return _failure(e)
 
 
-def completion_json(response: Any) -> dict:
-    """A ChatCompletion (pydantic, dict or plain object) as JSON, vLLM's token fields kept."""
-    data = to_jsonable(response)
-    prompt_ids = getattr(response, "prompt_token_ids", None)
-    if prompt_ids is not None:
-        data["prompt_token_ids"] = list(prompt_ids)
-    for i, choice in enumerate(getattr(response, "choices", None) or []):
-        token_ids = getattr(choice, "token_ids", None)
-        if token_ids is not None and i < len(data.get("choices", [])):
-            data["choices"][i]["token_ids"] = list(token_ids)
-    return data
-
-
-def to_jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_jsonable(v) for v in value]
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return to_jsonable(dump())
-    if hasattr(value, "__dict__"):
-        return {k: to_jsonable(v) for k, v in vars(value).items() if not k.startswith("_")}
-    return str(value)
+def _failure(error: BaseException) -> tuple[int, dict]:
+    """The HTTP answer for a client's failure, in the shape vLLM and OpenAI give it, so the vf server
+    tells its kinds apart as it would theirs: an over-long prompt ends the rollout (a 400 naming the
+    context length), a rejected key or unknown model stops the run (their status), an overloaded
+    endpoint is retried (5xx). verifiers wraps a provider's error in its own (``ModelError``), so the
+    chain is searched for the status and the message."""
+    chain = []
+    while error is not None and error not in chain:
+        chain.append(error)
+        error = error.__cause__ or error.__context__
+    names = {type(e).__name__ for e in chain}
+    message = next((str(e) for e in chain if str(e)), "")
+    described = f"{type(chain[0]).__name__}: {message}" if message else type(chain[0]).__name__
+    if "OverlongPromptError" in names:
+        return 400, _error(f"maximum context length exceeded: {described}", "invalid_request_error")
+    status = next((e.status_code for e in chain if isinstance(getattr(e, "status_code", None), int)), 500)
+    return (status if 400 <= status < 600 else 500), _error(described, "server_error")
 
 
 def _error(message: str, kind: str) -> dict:

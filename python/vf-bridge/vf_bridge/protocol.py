@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import uuid
 from typing import Any
 
@@ -20,7 +21,7 @@ import msgpack
 import zmq
 import zmq.asyncio
 
-__all__ = ["EnvServerClient", "EnvServerError", "fetch_tasks", "pack", "unpack"]
+__all__ = ["EnvServerClient", "EnvServerError", "blocking_request", "fetch_tasks", "pack", "unpack"]
 
 
 def pack(value: Any) -> bytes:
@@ -199,27 +200,34 @@ class EnvServerClient:
         await self.close()
 
 
-def fetch_tasks(address: str, split: str = "train", num_examples: int = -1, timeout: float = 600.0) -> list[dict]:
-    """The server's rows as task data (vf's ``tasks`` method), blocking: for loaders that run
-    outside an event loop, as a verifiers ``Taskset.load`` does. Waits up to ``timeout`` seconds
-    for the server to answer (it may still be starting)."""
+def blocking_request(address: str, method: str, body: Any, timeout: float) -> dict:
+    """One v1 request, answered or timed out, outside any event loop (a ``Taskset.load`` runs there)."""
     ctx = zmq.Context()
     socket = ctx.socket(zmq.DEALER)
     socket.setsockopt(zmq.LINGER, 0)
     socket.connect(address)
     try:
         rid = uuid.uuid4().hex
-        socket.send_multipart([rid.encode(), b"tasks", pack({"split": split, "num_examples": num_examples})])
-        if not socket.poll(int(timeout * 1000)):
-            raise TimeoutError(f"env server at {address} did not answer `tasks` in {timeout}s: is `vf env serve` running?")
+        socket.send_multipart([rid.encode(), method.encode(), pack(body)])
+        deadline = time.monotonic() + timeout
         while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not socket.poll(int(remaining * 1000)):
+                raise TimeoutError(f"env server at {address} did not answer `{method}` in {timeout:.0f} s: "
+                                   "is `vf env serve` running there?")
             frames = socket.recv_multipart()
             if frames[0].decode() == rid:
-                break
-        reply = unpack(frames[1])
+                return unpack(frames[1])
     finally:
         socket.close()
         ctx.term()
+
+
+def fetch_tasks(address: str, split: str = "train", num_examples: int = -1, timeout: float = 600.0) -> list[dict]:
+    """The server's rows as task data (vf's ``tasks`` method), blocking: for loaders that run
+    outside an event loop, as a verifiers ``Taskset.load`` does. Waits up to ``timeout`` seconds
+    for the server to answer (it may still be starting)."""
+    reply = blocking_request(address, "tasks", {"split": split, "num_examples": num_examples}, timeout)
     if not reply.get("success"):
         raise EnvServerError(reply.get("error") or "tasks request failed")
     return reply["tasks"]

@@ -1,18 +1,17 @@
 """A verifiers v1 ``Taskset`` whose tasks come from a vf env server, for prime-rl.
 
-prime-rl's orchestrator loads the taskset of each source client-side (``vf.load_taskset``) and
-sends each task's data to the source's env server; with ``serve.address`` set it connects to a
-server it did not start. Point both at ``vf env serve``:
+prime-rl's orchestrator loads the taskset of each source client-side (``vf.load_taskset``, which
+resolves the id ``vf-bridge`` to this class through ``vf_bridge.__all__``) and sends each task's data
+to the source's env server; with ``serve.address`` set it connects to a server it did not start.
+Point both at ``vf env serve`` (a whole config: examples/prime-rl/rl.toml):
 
     [orchestrator.train.source.env.taskset]
-    id = "vf_bridge.taskset"            # this module; its __all__ exports the one Taskset
+    id = "vf-bridge"
     address = "tcp://127.0.0.1:5000"    # where the tasks come from ...
     [orchestrator.train.source.serve]
     address = "tcp://127.0.0.1:5000"    # ... and where the episodes run
 
-Written against verifiers' ``verifiers/v1/{taskset,task,configs/taskset}.py`` at commit a60a606ec
-(not installed or run here: PyPI is unreachable on vf's machines). The server scores each
-episode; this task declares no rewards of its own.
+The server scores each episode; these tasks declare no rewards of their own.
 """
 
 from __future__ import annotations
@@ -23,8 +22,9 @@ import verifiers.v1 as vf
 from pydantic import Field
 
 from vf_bridge.protocol import fetch_tasks
+from vf_bridge.server_version import check_server
 
-__all__ = ["VfTaskset"]
+__all__ = ["VfTask", "VfTaskData", "VfTaskset", "VfTasksetConfig"]
 
 
 class VfTaskData(vf.TaskData):
@@ -46,9 +46,13 @@ class VfTasksetConfig(vf.TasksetConfig):
     """Which split of the environment's rows."""
     num_examples: int = -1
     """Rows to take; -1: all."""
+    startup_timeout: float = 600.0
+    """Seconds to wait for the server to answer (it may still be loading)."""
 
 
 class VfTaskset(vf.Taskset[VfTask, VfTasksetConfig]):
     def load(self) -> list[VfTask]:
-        rows = fetch_tasks(self.config.address, self.config.split, self.config.num_examples)
+        check_server(self.config.address, self.config.startup_timeout)
+        rows = fetch_tasks(self.config.address, self.config.split, self.config.num_examples,
+                           self.config.startup_timeout)
         return [VfTask(VfTaskData.model_validate(row), self.config.task) for row in rows]

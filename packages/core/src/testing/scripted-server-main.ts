@@ -2,20 +2,31 @@
  * Runs the scripted server as its own process, for benchmarks that load it from another process.
  * Prints the base URL (ending in /v1) on stdout, then serves until SIGINT or SIGTERM.
  *
- * Usage: tsx scripted-server-main.ts [--reply echo|fixed:<text>] [--port N] [--host H]
- *        [--latency-seconds S] [--tokens] [--record]
+ * Usage: tsx scripted-server-main.ts [--reply echo|fixed:<text>|reference:<env>[@train]] [--port N]
+ *        [--host H] [--latency-seconds S] [--tokens] [--record]
+ *
+ * `reference:<env>` answers like a perfect model of that environment (its rows' reference
+ * completions, tool calls included; eval rows, or train rows with `@train`): for checks of other
+ * programs against vf's servers, such as python/vf-bridge's check against the real verifiers.
  */
 import { parseArgs } from "node:util";
+import { loadEnvironmentById } from "../loading/load-environment.ts";
+import { referenceReplies } from "./reference-replies.ts";
 import { echoLastUser, fixedReply, type ReplyFn } from "./scripted-reply.ts";
 import { startScriptedServer } from "./scripted-server.ts";
 
 const USAGE =
-  "usage: scripted-server-main [--reply echo|fixed:<text>] [--port N] [--host H] [--latency-seconds S] [--tokens] [--record]";
+  "usage: scripted-server-main [--reply echo|fixed:<text>|reference:<env>[@train]] [--port N] [--host H] [--latency-seconds S] [--tokens] [--record]";
 
-function replyFor(mode: string): ReplyFn {
+async function replyFor(mode: string): Promise<ReplyFn> {
   if (mode === "echo") return echoLastUser;
   if (mode.startsWith("fixed:")) return fixedReply(mode.slice("fixed:".length));
-  throw new Error(`unknown --reply "${mode}": use echo or fixed:<text>`);
+  if (mode.startsWith("reference:")) {
+    const [id = "", split] = mode.slice("reference:".length).split("@");
+    const { env } = await loadEnvironmentById(id);
+    return referenceReplies(env, { split: split === "train" ? "train" : "eval" });
+  }
+  throw new Error(`unknown --reply "${mode}": use echo, fixed:<text> or reference:<env>[@train]`);
 }
 
 function integerFlag(name: string, value: string | undefined, fallback: number): number {
@@ -51,7 +62,7 @@ async function main(): Promise<void> {
     return;
   }
   const server = await startScriptedServer({
-    reply: replyFor(values.reply),
+    reply: await replyFor(values.reply),
     port: integerFlag("port", values.port, 0),
     host: values.host,
     latencySeconds: secondsFlag("latency-seconds", values["latency-seconds"]),
