@@ -7,19 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf, type VfResult } from "../src/testing/index.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 
-const capitals: Record<string, string> = {
-  France: "Paris",
-  Japan: "Tokyo",
-  Kenya: "Nairobi",
-  Peru: "Lima",
-  Canada: "Ottawa",
-  Egypt: "Cairo",
-  Norway: "Oslo",
-  Chile: "Santiago",
-  India: "New Delhi",
-  Italy: "Rome",
-};
-
 let project: TempProject;
 let server: ScriptedServer;
 let init: VfResult;
@@ -29,10 +16,10 @@ beforeAll(async () => {
   init = await runVf(["init", "capitals"], { cwd: project.dir });
   server = await startScriptedServer({
     latencySeconds: 0.04,
-    reply: byPrompt((messages) => {
-      const country = Object.keys(capitals).find((c) => lastUserText(messages).includes(c));
-      return `<answer>\n${country ? capitals[country] : "?"}\n</answer>`;
-    }),
+    // The scaffold's task done perfectly: the sentence reversed, in its tags.
+    reply: byPrompt(
+      (messages) => `<reversed_text>\n${[...lastUserText(messages)].reverse().join("")}\n</reversed_text>`,
+    ),
   });
 });
 afterAll(async () => {
@@ -80,7 +67,7 @@ describe("vf init → eval → view", () => {
     const evaluated = await runVf(["eval", "capitals", ...modelFlags(), "--json"], { cwd: project.dir });
     expect(evaluated.code).toBe(0);
     expect(evaluated.stderr).not.toMatch(/warning/);
-    expect(JSON.parse(evaluated.stdout)).toMatchObject({ num_examples: 4, rollouts_per_example: 3 });
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ num_examples: 5, rollouts_per_example: 3 });
   });
 
   it("prints verifiers' summary on a plain terminal", async () => {

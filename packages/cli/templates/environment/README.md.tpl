@@ -4,32 +4,39 @@
 
 ## Task
 
-Each example asks for the capital of a country. The model answers inside `<answer>` tags:
+Each example is a sentence about a capital city. The model writes it backwards, character by
+character, inside `<reversed_text>` tags:
 
 ```
-<answer>
-Paris
-</answer>
+<reversed_text>
+.ecnarF fo latipac eht si siraP
+</reversed_text>
 ```
 
 ## Reward
 
-- `correct_city` (weight 1): 1 when the city in `<answer>` matches, ignoring case and spacing; else 0.
-- `format` (weight 0.2): how well the reply keeps the `<answer>` format, from 0 to 1.
+- `reversal` (weight 1): how close the text in `<reversed_text>` is to the reversed sentence (the
+  longest-common-subsequence ratio, 0 to 1); 0 when the reply has no such tags.
+- `format` (weight 0.2): how well the reply keeps the `<reversed_text>` format, from 0 to 1.
 
-So a perfect reply scores 1.2 and a wrong, unformatted one scores 0.
+So a perfect reply scores 1.2 and an unformatted one 0.
 
 ## Arguments (`-a`)
 
 | name      | default | meaning                          |
 | --------- | ------- | -------------------------------- |
-| `numEval` | 4       | examples held out for evaluation |
+| `numEval` | 5       | examples held out for evaluation |
 | `seed`    | 0       | seed of the train/eval split     |
 
 ## Try it
 
 ```sh
-vf eval {{dir}}                          # the built-in local model
-vf eval {{dir}} -m gpt-4.1-mini -n 4 -r 3 -s
-npm test                                 # in this folder: the package's own tests
+{{evalCommand}}    # the built-in model, offline
+{{evalCommand}} -m gpt-4.1-mini -n 5 -r 3 -s    # a model of your choice; -s saves the run
+npm test    # in this folder: the package's own tests
 ```
+
+The built-in model (`vf eval` without `-m`) is tiny: it was trained only on vf's own tasks in their
+own wording (reversing text, as here, sorting names, tool-arithmetic's calculator, short sums in
+gsm8k's format). It scores well on this scaffold and about 0 on a task of your own: evaluate that
+with `-m` and any OpenAI-compatible model.

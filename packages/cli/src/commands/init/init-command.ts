@@ -11,6 +11,8 @@ import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
+import { vfCommand } from "../../vf-command.ts";
+import { addWorkspace, enclosingProject, workspacePattern } from "./project-workspaces.ts";
 
 const TEMPLATE = fileURLToPath(new URL("../../../templates/environment/", import.meta.url));
 const CLI_PACKAGE_JSON = fileURLToPath(new URL("../../../package.json", import.meta.url));
@@ -43,8 +45,11 @@ export async function initEnvironment(options: InitOptions): Promise<{ dir: stri
     name: options.name,
     packageName: options.name.replaceAll("_", "-"),
     vfVersion: (JSON.parse(await readFile(CLI_PACKAGE_JSON, "utf8")) as { version: string }).version,
-    description: options.description ?? `Capital cities, answered in <answer> tags (a vf environment).`,
-    dir: relative(process.cwd(), dir).startsWith("..") ? dir : relative(process.cwd(), dir) || ".",
+    description:
+      options.description ??
+      `Capital cities, written backwards: each sentence reversed inside <reversed_text> tags (a vf environment).`,
+    dir: shownPath(dir),
+    evalCommand: vfCommand(`eval ${asEnvPath(shownPath(dir))}`),
   };
   const files: string[] = [];
   for (const file of await listFiles(TEMPLATE)) {
@@ -77,9 +82,10 @@ function packageJson(values: Record<string, string>) {
     vf: {
       id: values.name,
       // the eval split's size (numEval's default): asking for more rows than exist is a warning
-      numExamples: 4,
+      numExamples: 5,
       rolloutsPerExample: 3,
-      sampling: { max_tokens: 64 },
+      // a 40-character sentence and its tags are about 75 tokens of the built-in model's bytes
+      sampling: { max_tokens: 128 },
       description: values.description,
       tags: ["example", "single-turn"],
     },
@@ -107,8 +113,9 @@ Examples:
   vf init my-env                   writes ./environments/my-env
   vf init my-env -p .              writes ./my-env
   vf init my_env                   id my_env, npm package my-env
-Inside an npm workspace whose "workspaces" include the new folder, it runs npm install at the
-workspace root so the lockfile lists the package and npm ci keeps working.
+Inside an npm project (a package.json above), the new folder joins the project's workspaces
+("environments/*" is added unless a pattern covers it) and npm install runs at the project's root:
+one install serves the project and the environment (one @vf-rl/core), and npm ci keeps working.
 Then:
   vf eval ./environments/my-env    evaluate it (the built-in model unless -m is given)
   cd environments/my-env && npm test`,
@@ -119,7 +126,15 @@ Then:
       io.out(`created ${shown}/`);
       for (const file of files) io.out(`  ${file}`);
       const { npmRoot, runNpm } = await import("@vf-rl/hub/client");
-      const workspace = npmRoot(dir);
+      let workspace = npmRoot(dir);
+      const project = workspace === dir ? enclosingProject(dir) : undefined;
+      // A project that is itself a workspace member cannot hold workspaces: it stays apart.
+      if (project !== undefined && npmRoot(project) === project) {
+        const pattern = workspacePattern(project, dir);
+        addWorkspace(project, pattern);
+        io.err(`added "${pattern}" to the workspaces of ${shownPath(join(project, "package.json"))}`);
+        workspace = project;
+      }
       const inWorkspace = workspace !== dir;
       if (inWorkspace && flags.install) {
         io.err(`adding it to the workspace at ${shownPath(workspace)}: npm install`);
@@ -127,9 +142,14 @@ Then:
       }
       io.out("");
       io.out("next:");
-      if (inWorkspace && !flags.install) io.out(`  (cd ${shownPath(workspace)} && npm install)`);
-      io.out(`  vf eval ${shown.startsWith(".") || shown.startsWith("/") ? shown : `./${shown}`}`);
+      if (inWorkspace && !flags.install) {
+        const root = shownPath(workspace);
+        io.out(root === "." ? "  npm install" : `  (cd ${root} && npm install)`);
+      }
+      io.out(`  ${vfCommand(`eval ${asEnvPath(shown)}`)}`);
       io.out(inWorkspace ? `  cd ${shown} && npm test` : `  cd ${shown} && npm install && npm test`);
+      io.out("");
+      for (const line of BUILT_IN_MODEL) io.out(line);
     });
 }
 
@@ -144,6 +164,19 @@ interface InitFlags {
 function shownPath(dir: string): string {
   const near = relative(process.cwd(), dir);
   return near === "" ? "." : near.startsWith("..") ? dir : near;
+}
+
+/** What `vf eval` without -m can score, said after every init (the engine's models/README.md has its training). */
+const BUILT_IN_MODEL = [
+  "vf eval without -m runs the built-in model: 148k parameters, trained only on vf's own tasks in their",
+  "own wording (reverse-text, alphabet-sort, tool-arithmetic's calculator, sums in gsm8k's format).",
+  "It scores on this scaffold's reversal; on a task of your own expect 0: evaluate that with -m and",
+  "any OpenAI-compatible model.",
+];
+
+/** A folder as `vf eval` reads it as a path rather than an environment's name: `./environments/x`. */
+function asEnvPath(path: string): string {
+  return path.startsWith(".") || path.startsWith("/") ? path : `./${path}`;
 }
 
 function fill(text: string, values: Record<string, string>): string {

@@ -8,14 +8,14 @@ describe("{{name}}", () => {
     const env = await loadEnvironment({ numEval: 4 });
     const result = await evaluateScripted(env, { reply: await referenceReplies(env), rolloutsPerExample: 2 });
     expect(result.records).toHaveLength(8);
-    expect(result.metadata.avg_metrics.correct_city).toBe(1);
+    expect(result.metadata.avg_metrics.reversal).toBe(1);
     expect(result.metadata.avg_reward).toBeCloseTo(1.2);
   });
 
-  it("gives a wrong, unformatted answer nothing", async () => {
+  it("gives an unformatted answer nothing", async () => {
     const env = await loadEnvironment({ numEval: 4 });
     const result = await evaluateScripted(env, { reply: "I am not sure." });
-    expect(result.metadata.avg_metrics.correct_city).toBe(0);
+    expect(result.metadata.avg_metrics.reversal).toBe(0);
     expect(result.metadata.avg_reward).toBeLessThan(0.2);
   });
 
