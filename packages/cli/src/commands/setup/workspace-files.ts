@@ -76,15 +76,20 @@ export async function workspaceFiles(): Promise<WorkspaceFile[]> {
     files.push({ path: join("configs", "eval", `${pkg.vf.id}.toml`), content });
   }
   const trainDir = SHIPPED_CONFIGS && join(SHIPPED_CONFIGS, "train");
-  if (trainDir && existsSync(trainDir)) {
-    for (const name of (await readdir(trainDir)).filter((n) => n.endsWith(".toml")).sort()) {
-      files.push({
-        path: join("configs", "train", name),
-        content: await readFile(join(trainDir, name), "utf8"),
-      });
-    }
+  for (const name of await shippedTrainConfigs()) {
+    files.push({
+      path: join("configs", "train", name),
+      content: await readFile(join(trainDir!, name), "utf8"),
+    });
   }
   return files;
+}
+
+/** The names of the training configs vf ships (`reverse-text.toml`, ...), which setup writes to configs/train. */
+export async function shippedTrainConfigs(): Promise<string[]> {
+  const trainDir = SHIPPED_CONFIGS && join(SHIPPED_CONFIGS, "train");
+  if (!trainDir || !existsSync(trainDir)) return [];
+  return (await readdir(trainDir)).filter((n) => n.endsWith(".toml")).sort();
 }
 
 function evalConfig(vf: {

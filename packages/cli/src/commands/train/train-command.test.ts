@@ -92,6 +92,26 @@ describe("vf train", () => {
     );
   }, 60_000);
 
+  it("says a config that is not there does not exist, and that vf setup writes vf's own", async () => {
+    // A new project outside vf's repository, running an example of vf train's help.
+    const project = await mkdtemp(join(dir, "project-"));
+    const missing = await runVf(["train", "configs/train/reverse-text.toml"], { cwd: project });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /^error: the training config configs\/train\/reverse-text\.toml does not exist: (npx )?vf setup writes vf's training configs \(.*reverse-text\.toml.*\) into configs\/train, or give the path of your own$/m,
+    );
+    expect(missing.stderr).not.toContain("ENOENT");
+
+    expect((await runVf(["setup"], { cwd: project })).code).toBe(0);
+    const misspelt = await runVf(["train", "configs/train/reverse_text.toml"], { cwd: project });
+    expect(misspelt.code).toBe(1);
+    expect(misspelt.stderr).toMatch(
+      /^error: the training config configs\/train\/reverse_text\.toml does not exist: configs\/train holds .*reverse-text\.toml.*: check the name$/m,
+    );
+    const found = await runVf(["train", "configs/train/reverse-text.toml", "--dry-run"], { cwd: project });
+    expect(found.code, found.stderr).toBe(0);
+  }, 60_000);
+
   it("names the [[env]] block when env args fail the environment's schema, not a flag of vf eval", async () => {
     const config = await configFile("bad-args");
     await writeFile(config, `${await readFile(config, "utf8")}\n[env.args]\ncolour = "red"\n`);

@@ -3,6 +3,7 @@
  * the config's environments (packages/train does the work). Ctrl-C finishes the step in progress,
  * writes a checkpoint and exits with 130; a second Ctrl-C quits at once.
  */
+import { existsSync } from "node:fs";
 import type { ConfigOverride } from "@vf-rl/train";
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
@@ -49,6 +50,7 @@ Examples:
 A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward-curve.html.`,
     )
     .action(async (path: string, rest: string[], flags: TrainFlags) => {
+      if (!existsSync(path)) throw await (await import("./missing-config.ts")).trainConfigNotFound(path);
       const { loadTrainConfig, parseOverrides, runTraining } = await import("@vf-rl/train");
       const { stringify: stringifyToml } = await import("smol-toml");
       const overrides: ConfigOverride[] = parseOverrides(rest);
