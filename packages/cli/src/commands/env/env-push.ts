@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { EnvArgsError, UserError } from "@vf-rl/core/errors";
 import { type Command, Option } from "commander";
 import type { Output } from "../../terminal/output.ts";
+import { vfCommand } from "../../vf-command.ts";
 import { formatBytes, shortHash, textTable } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
 
@@ -107,7 +108,7 @@ Examples:
           io.out(
             `pushed ${outcome.id}@${outcome.version} (${visibility}, content ${shortHash(outcome.contentHash)})`,
           );
-          io.out(`install it with: vf env install ${outcome.id}@${outcome.version}`);
+          io.out(`install it with: ${vfCommand(`env install ${outcome.id}@${outcome.version}`)}`);
           return;
         }
         case "unchanged":
