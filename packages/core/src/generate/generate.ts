@@ -15,6 +15,7 @@
  */
 import { type FatalModelError, RunStoppedError } from "../client/fatal-model-error.ts";
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
+import { sleep } from "../client/retrying-call.ts";
 import type { Environment } from "../envs/environment.ts";
 import { CancelledError, GroupScoringRequiredError } from "../errors.ts";
 import type { RolloutRecord } from "../results/rollout-record.ts";
@@ -161,7 +162,17 @@ export async function generate<Data>(
     for (let attempt = 1; attempt <= maxRetries && !stop.error; attempt++) {
       const failed = states.flatMap((state, i) => (state.retryable ? [i] : []));
       if (failed.length === 0) break;
-      await sleep((options.retryDelaySeconds ?? defaultDelay)(attempt) * 1000, options.signal, stop.signal);
+      // The wait is a child of the run's scope, as a rollout is, so the run's signal keeps one
+      // listener however many groups wait at once (one each warned of a leak past ten).
+      const wait = scope.child();
+      try {
+        await sleep((options.retryDelaySeconds ?? defaultDelay)(attempt) * 1000, wait.signal);
+      } catch (error) {
+        // A stop aborts every child: the wait ends early, and the loop ends on stop.error.
+        if (!stop.error || options.signal?.aborted) throw error;
+      } finally {
+        wait.release();
+      }
       await Promise.all(
         failed.map(async (i) => {
           // A retry the stop kept from starting leaves the failure it retried.
@@ -224,24 +235,4 @@ export function groupByExample(inputs: RolloutInput[]): RolloutInput[][] {
     else groups.set(input.exampleId, [input]);
   }
   return [...groups.values()];
-}
-
-/** Waits `ms`; rejects when `signal` aborts, and ends early when `until` does. */
-function sleep(ms: number, signal: AbortSignal | undefined, until: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError());
-    if (until.aborted) return resolve();
-    const done = (error?: CancelledError) => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onCancel);
-      until.removeEventListener("abort", onStop);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onCancel = () => done(new CancelledError());
-    const onStop = () => done();
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", onCancel, { once: true });
-    until.addEventListener("abort", onStop, { once: true });
-  });
 }

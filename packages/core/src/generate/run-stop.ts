@@ -12,14 +12,8 @@ import type { CancelScope } from "./cancel-scope.ts";
 export class RunStop {
   /** The error that stopped the run, or null while it runs. */
   error: FatalModelError | null = null;
-  private readonly controller = new AbortController();
 
   constructor(private readonly scope: CancelScope) {}
-
-  /** Aborted when the run stops (for waits that should end early then). */
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
 
   /** `client` as one rollout sees it; `own` is that rollout's signal. */
   watch(client: ModelClient, own: AbortSignal): ModelClient {
@@ -41,6 +35,5 @@ export class RunStop {
     if (this.error) return;
     this.error = error;
     this.scope.abortAll(new RunStoppedError(error), except);
-    this.controller.abort();
   }
 }
