@@ -100,6 +100,19 @@ export function toolAnswer(result: RunResult, maxChars: number): string {
         limit,
       );
     }
+    case "processes": {
+      const limit = "processes left running: every process a call starts ends with the call";
+      const printed =
+        result.output === ""
+          ? ""
+          : `\nOutput of the call:\n${clip(result.output, result.outputBytes, maxChars)}`;
+      const count = result.processes === 1 ? "1 process" : `${result.processes} processes`;
+      throw new PythonCodeError(
+        `${limit}; ${count} outlived this one (the sandbox's own clean-up was disabled), so the sandbox was restarted: variables and imports are lost (files in /sandbox remain)${printed}`,
+        "crashed",
+        limit,
+      );
+    }
     case "crashed":
       throw new PythonCodeError(
         `the sandbox stopped (${result.detail}); it restarts on the next call, without the variables and imports (files in /sandbox remain)`,

@@ -260,6 +260,19 @@ describe("the python sandbox holds", () => {
     expect(next).toBe("still works\n");
   });
 
+  it("cannot keep a process into the next call by disabling the sandbox's own clean-up", async () => {
+    const [left, next] = await rollout(
+      "import subprocess, sys\nsys.modules['__main__'].kill_strays = lambda: None\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\nprint('started')",
+      // PID 1 signals every other process of its namespace: there is none.
+      "import os\ntry:\n    os.kill(-1, 0)\n    print('another process lives')\nexcept ProcessLookupError:\n    print('alone')",
+    );
+    expect(left).toMatch(
+      /^Error: python failed: processes left running: every process a call starts ends with the call; 1 process outlived this one .*, so the sandbox was restarted/,
+    );
+    expect(left).toMatch(/\nOutput of the call:\nstarted\n$/);
+    expect(next).toBe("alone\n");
+  });
+
   it("cannot flood the host through the answer pipe: 200 MB there stop the sandbox with a clear error", async () => {
     const [flood, next] = await rollout(
       "import os, sys\nanswers = sys.modules['__main__'].responses\nchunk = b'x' * (1 << 20)\nfor _ in range(200):\n    os.write(answers, chunk)",

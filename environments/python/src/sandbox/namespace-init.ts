@@ -1,8 +1,8 @@
 /**
  * What the host reads in /proc about a running sandbox: the host's pid of the namespace's PID 1
- * (the worker, `unshare`'s one child) and how many threads it runs. Synchronous on purpose: these
- * are small kernel files read between a call's answer and the next request, where an await would
- * cost more than the read.
+ * (the worker, `unshare`'s one child), how many threads it runs and how many children it has.
+ * Synchronous on purpose: these are small kernel files read between a call's answer and the next
+ * request, where an await would cost more than the read.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 
@@ -17,46 +17,80 @@ export function namespaceInit(unsharePid: number): number | undefined {
     return first ? Number(first) : undefined;
   }
   // Kernels built without CONFIG_PROC_CHILDREN: look for the process whose parent is unshare.
-  for (const entry of readdirSync("/proc")) {
-    if (/^\d+$/.test(entry) && statFields(Number(entry))?.[1] === String(unsharePid)) return Number(entry);
-  }
-  return undefined;
+  return childrenOf(unsharePid)?.[0];
 }
 
 /**
- * The thread count of one process, read after every call. It keeps /proc/<pid>/stat open and
- * rereads it from the start: a few microseconds, where opening it each time costs several times
- * that. The descriptor stays bound to that process, even if its pid is reused once it has ended.
+ * What the host reads about the namespace's PID 1 (the worker) after every call: how many threads
+ * it runs and how many children it has. It keeps /proc/<pid>/stat and
+ * /proc/<pid>/task/<pid>/children open and rereads them from the start: a few microseconds, where
+ * opening them each time costs several times that. The descriptors stay bound to that process,
+ * even if its pid is reused once it has ended.
  */
-export class ThreadCounter {
-  private readonly buffer = Buffer.alloc(1024);
+export class InitProbe {
+  private readonly buffer = Buffer.alloc(64 * 1024);
 
-  private constructor(private fd: number | undefined) {}
+  private constructor(
+    private readonly pid: number,
+    private stat: number | undefined,
+    /** Undefined on kernels built without CONFIG_PROC_CHILDREN. */
+    private children: number | undefined,
+  ) {}
 
-  /** A counter for `pid`, or undefined when it has already ended. */
-  static open(pid: number): ThreadCounter | undefined {
+  /** A probe of `pid`, or undefined when it has already ended. */
+  static open(pid: number): InitProbe | undefined {
+    let stat: number;
     try {
-      return new ThreadCounter(openSync(`/proc/${pid}/stat`, "r"));
+      stat = openSync(`/proc/${pid}/stat`, "r");
     } catch {
       return undefined;
     }
+    let children: number | undefined;
+    try {
+      children = openSync(`/proc/${pid}/task/${pid}/children`, "r");
+    } catch {
+      children = undefined;
+    }
+    return new InitProbe(pid, stat, children);
   }
 
   /** How many threads the process runs now, or undefined once it has ended. */
-  count(): number | undefined {
-    if (this.fd === undefined) return undefined;
+  threadCount(): number | undefined {
+    const stat = this.reread(this.stat);
+    return stat === undefined ? undefined : Number(fieldsOf(stat)[17]);
+  }
+
+  /**
+   * How many child processes (zombies included) its main thread has now: once its other threads
+   * have ended, those are all of its children. Undefined once it has ended.
+   */
+  childCount(): number | undefined {
+    if (this.children === undefined) return childrenOf(this.pid)?.length;
+    return this.reread(this.children)?.split(" ").filter(Boolean).length;
+  }
+
+  close(): void {
+    for (const fd of [this.stat, this.children]) if (fd !== undefined) closeSync(fd);
+    this.stat = undefined;
+    this.children = undefined;
+  }
+
+  private reread(fd: number | undefined): string | undefined {
+    if (fd === undefined) return undefined;
     try {
-      const size = readSync(this.fd, this.buffer, 0, this.buffer.length, 0);
-      return Number(fieldsOf(this.buffer.toString("latin1", 0, size))[17]);
+      return this.buffer.toString("latin1", 0, readSync(fd, this.buffer, 0, this.buffer.length, 0));
     } catch {
       return undefined; // the process has ended
     }
   }
+}
 
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-  }
+/** The pids whose parent is `pid`, by a scan of /proc; undefined once `pid` has ended. */
+function childrenOf(pid: number): number[] | undefined {
+  if (statFields(pid) === undefined) return undefined;
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry) && statFields(Number(entry))?.[1] === String(pid))
+    .map(Number);
 }
 
 /** The state letter of a process (`R`, `S`, `Z` for a zombie, ...), or undefined once it is gone. */

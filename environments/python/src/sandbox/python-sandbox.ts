@@ -3,9 +3,10 @@
  * namespaces with a private read-only root, resource limits, no capabilities and a system-call
  * filter (see launcher.py), and waits until it is ready; `run` sends code and waits for its answer
  * (the worker stops code at the call's time limit; the host kills the whole sandbox when the code
- * does not stop, or leaves threads running); `close` kills it and resolves once every process of it
- * is gone. The sandbox dies with its host process however that ends (sandbox-command.ts), and
- * starting one removes the folders that dead hosts left behind. Calls run one at a time, in order.
+ * does not stop, or leaves threads or processes running); `close` kills it and resolves once every
+ * process of it is gone. The sandbox dies with its host process however that ends
+ * (sandbox-command.ts), and starting one removes the folders that dead hosts left behind. Calls run
+ * one at a time, in order.
  *
  * @example
  * const folder = createSandboxFolder({ sandboxUid: 65534 });
@@ -18,7 +19,7 @@ import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { SandboxError } from "@vf-rl/core";
 import { AnswerLines } from "./answer-lines.ts";
-import { namespaceInit, processState, ThreadCounter } from "./namespace-init.ts";
+import { InitProbe, namespaceInit, processState } from "./namespace-init.ts";
 import type { RunResult, WorkerAnswer } from "./run-result.ts";
 import { WorkerAnswer as WorkerAnswerSchema } from "./run-result.ts";
 import { sandboxCommand } from "./sandbox-command.ts";
@@ -50,8 +51,8 @@ export class PythonSandbox {
   private exited = false;
   private exitDetail = "";
   private stderr = "";
-  /** The threads of the namespace's PID 1 (the worker), once it is ready. */
-  private threads: ThreadCounter | undefined;
+  /** The threads and children of the namespace's PID 1 (the worker), once it is ready. */
+  private init: InitProbe | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -93,7 +94,7 @@ export class PythonSandbox {
       throw sandbox.startFailure(ready);
     }
     const init = child.pid === undefined ? undefined : namespaceInit(child.pid);
-    sandbox.threads = init === undefined ? undefined : ThreadCounter.open(init);
+    sandbox.init = init === undefined ? undefined : InitProbe.open(init);
     return sandbox;
   }
 
@@ -185,6 +186,15 @@ export class PythonSandbox {
           const { timeoutSeconds } = this.options;
           return { type: "threads", output, outputBytes, threads, timeoutSeconds, ms: ms() };
         }
+        // The worker kills and reaps every process the code started before it answers; one still
+        // there means the code, which runs in the worker's process, undid that. The host ends them,
+        // out of the code's reach, with the namespace.
+        const processes = this.init?.childCount() ?? 0;
+        if (processes > 0) {
+          await this.close();
+          const { output, output_bytes: outputBytes } = answer;
+          return { type: "processes", output, outputBytes, processes, ms: ms() };
+        }
       }
       switch (answer.type) {
         case "ok":
@@ -230,7 +240,7 @@ export class PythonSandbox {
    * worker's own thread (threads made below Python, which the worker cannot see).
    */
   private extraThreads(): number {
-    return Math.max(0, (this.threads?.count() ?? 1) - 1);
+    return Math.max(0, (this.init?.threadCount() ?? 1) - 1);
   }
 
   /** The kernel's extra threads once threads that ended with the call have had time to go. */
@@ -293,7 +303,7 @@ export class PythonSandbox {
   private onExit(detail: string): void {
     if (this.exited) return;
     this.exited = true;
-    this.threads?.close();
+    this.init?.close();
     this.exitDetail = detail;
     for (const waiter of this.waiters.splice(0)) waiter({ type: "exit", detail });
   }

@@ -57,5 +57,11 @@ export type RunResult =
       timeoutSeconds: number;
       ms: number;
     }
+  /**
+   * The code returned, but `processes` processes it started were still there after the call (the
+   * worker's own clean-up, which the code can reach, did not end them); the sandbox was killed with
+   * them, its variables are gone. `output` is what the call printed.
+   */
+  | { type: "processes"; output: string; outputBytes: number; processes: number; ms: number }
   /** The sandbox died during the call (or was closed); its variables are gone. */
   | { type: "crashed"; detail: string; ms: number };

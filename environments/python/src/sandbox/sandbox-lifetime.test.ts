@@ -170,6 +170,26 @@ describe("a sandbox's lifetime", () => {
     });
   });
 
+  it("ends the processes a call leaves behind even when the code disables the worker's own killer", async () => {
+    const dir = await folderFor("strays");
+    await withSandbox(dir, {}, async (sandbox) => {
+      await sandbox.run("x = 1");
+      const namespace = await sandboxNamespace(dir);
+      const result = await sandbox.run(
+        [
+          "import subprocess, sys",
+          "sys.modules['__main__'].kill_strays = lambda: None  # the worker's clean-up, replaced",
+          "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])",
+          "print('started')",
+        ].join("\n"),
+      );
+      expect(result).toMatchObject({ type: "processes", processes: 1, output: "started\n" });
+      // The whole namespace went with it, the sleeper included.
+      expect(sandbox.alive).toBe(false);
+      expect(await namespaceProcesses(namespace!)).toEqual([]);
+    });
+  });
+
   it("cannot be stopped from inside: SIGSTOP to the code's group, to every process, from a child, leaves vf's side running", async () => {
     const dir = await folderFor("sigstop");
     await withSandbox(dir, {}, async (sandbox) => {

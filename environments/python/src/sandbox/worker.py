@@ -6,7 +6,8 @@
 # the threads it started have ended, within the same time limit; threads still running then are
 # counted in the answer, and the host restarts the sandbox, since a thread cannot be stopped alone.
 # The code's stdout and stderr go to an in-memory file read back after the call (bounded by the
-# file-size limit). After each call every other process in the namespace is killed and reaped.
+# file-size limit). After each call every other process in the namespace is killed and reaped (the
+# host checks: a process still there, the code having undone this, ends the whole sandbox).
 # Failures are classified by the limit they hit, so the model is told what stopped its code.
 # Argument: argv[1] is the JSON config the launcher got, with the output file's descriptor added.
 import _thread
