@@ -5,6 +5,7 @@
  * they talk to and passes them the addresses.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -19,6 +20,10 @@ const repo = fileURLToPath(new URL("../../..", import.meta.url));
 const bridge = join(repo, "python", "vf-bridge");
 const vf = join(repo, "packages", "cli", "bin", "vf.js");
 const PYTHON = "/usr/bin/python3";
+/** The vf version the server names in its stats: @vf-rl/env-server's. */
+const version: string = JSON.parse(
+  readFileSync(join(repo, "packages", "env-server", "package.json"), "utf8"),
+).version;
 
 let scripted: ScriptedServer;
 const servers: ChildProcess[] = [];
@@ -77,11 +82,15 @@ function python(
 describe("a Python client of vf env serve", () => {
   it("speaks v1 and v0 to reverse-text: 512 concurrent runs, out-of-order replies, cancels, errors, a killed worker, the facade", async () => {
     const { address, workerPid } = await serve(["reverse-text"], true);
-    const run = await python(["tests.test_v1_protocol", "tests.test_v0_protocol", "tests.test_facade"], {
-      VF_ADDRESS: address,
-      VF_WORKER_PID: String(workerPid),
-    });
-    expect(run.output).toMatch(/Ran 12 tests/);
+    const run = await python(
+      ["tests.test_v1_protocol", "tests.test_v0_protocol", "tests.test_facade", "tests.test_server_version"],
+      {
+        VF_ADDRESS: address,
+        VF_WORKER_PID: String(workerPid),
+        VF_VERSION: version,
+      },
+    );
+    expect(run.output).toMatch(/Ran 14 tests/);
     expect(run.code, run.output).toBe(0);
   }, 240_000);
 
