@@ -121,12 +121,74 @@ describe("eval reports", () => {
   it("ranks models on the leaderboard by best and mean reward", async () => {
     await pushReport({ client, runDir: run("run-e", "gpt-small", [0, 0, 1, 0]), contentHash: hash });
     const board = await client.leaderboard("admin", "math");
-    expect(board.entries.map((e) => [e.model, e.reports, e.best_reward])).toEqual([
+    expect(board.groups).toHaveLength(1);
+    const { env_args, entries } = board.groups[0]!;
+    expect(env_args).toEqual({});
+    expect(entries.map((e) => [e.model, e.reports, e.best_reward])).toEqual([
       ["gpt-large", 1, 5 / 6],
       ["gpt-small", 2, 0.75],
       ["gpt-tiny", 1, 0.5],
     ]);
-    expect(board.entries[1]!.mean_reward).toBeCloseTo(0.5);
-    expect(board.entries[1]!.rollouts).toBe(8);
+    expect(entries[1]!.mean_reward).toBeCloseTo(0.5);
+    expect(entries[1]!.rollouts).toBe(8);
+  });
+
+  it("ranks runs with other environment arguments on boards of their own, the defaults first", async () => {
+    const runWith = (runId: string, model: string, rewards: number[], envArgs: Record<string, unknown>) =>
+      writeSampleRun({ dir: join(root, "runs", runId), envId: "admin/math", model, runId, rewards, envArgs });
+    const storyOff = await pushReport({
+      client,
+      runDir: runWith("args-1", "gpt-tiny", [1, 1, 1, 1], { story: false }),
+      contentHash: hash,
+    });
+    expect(storyOff.report.env_args).toEqual({ story: false });
+    await pushReport({
+      client,
+      runDir: runWith("args-2", "gpt-small", [1, 0, 0, 0], { story: false, level: 2 }),
+      contentHash: hash,
+    });
+    // The same arguments in another key order are the same set.
+    await pushReport({
+      client,
+      runDir: runWith("args-3", "gpt-large", [0, 0, 0, 0], { level: 2, story: false }),
+      contentHash: hash,
+    });
+    const board = await client.leaderboard("admin", "math");
+    expect(board.groups.map((g) => [g.env_args, g.entries.map((e) => [e.model, e.best_reward])])).toEqual([
+      [
+        {},
+        [
+          ["gpt-large", 5 / 6],
+          ["gpt-small", 0.75],
+          ["gpt-tiny", 0.5],
+        ],
+      ],
+      [
+        { level: 2, story: false },
+        [
+          ["gpt-small", 0.25],
+          ["gpt-large", 0],
+        ],
+      ],
+      [{ story: false }, [["gpt-tiny", 1]]],
+    ]);
+    expect((await client.listReports("admin", "math")).items[0]!.env_args).toEqual({
+      story: false,
+      level: 2,
+    });
+  });
+
+  it("refuses env_args in a report's metadata that are not an object", async () => {
+    await expect(
+      client.openReport({
+        run_id: "args-4",
+        env: "admin/math",
+        content_hash: hash,
+        model: "m",
+        // As a client that does not check its own request would send it.
+        metadata: JSON.parse('{"env_args": "story=false"}'),
+        row_count: 0,
+      }),
+    ).rejects.toMatchObject({ code: "validation_failed", details: { field: "metadata.env_args" } });
   });
 });

@@ -12,7 +12,7 @@ import { PageQuery, pageOf } from "../api/schemas/envelope.ts";
 import {
   CreateReportRequest,
   Leaderboard,
-  type LeaderboardEntry,
+  type LeaderboardGroup,
   ReportInfo,
   ReportRow,
   RowsChunk,
@@ -26,6 +26,7 @@ import {
   completeReport,
   findReport,
   insertRows,
+  type LeaderboardGroup as LeaderboardGroupRecord,
   leaderboard,
   listReports,
   listRows,
@@ -43,6 +44,7 @@ export function toReportInfo(r: ReportRecord): ReportInfo {
     content_hash: r.contentHash,
     model: r.model,
     sampling_args: r.samplingArgs,
+    env_args: r.envArgs,
     metadata: r.metadata,
     status: r.status,
     row_count: r.rowCount,
@@ -53,15 +55,18 @@ export function toReportInfo(r: ReportRecord): ReportInfo {
   };
 }
 
-/** The API shape of a leaderboard line. */
-export function toLeaderboardEntry(e: Awaited<ReturnType<typeof leaderboard>>[number]): LeaderboardEntry {
+/** The API shape of the leaderboard of one set of environment arguments. */
+export function toLeaderboardGroup(group: LeaderboardGroupRecord): LeaderboardGroup {
   return {
-    model: e.model,
-    reports: e.reports,
-    rollouts: e.rollouts,
-    best_reward: e.bestReward,
-    mean_reward: e.meanReward,
-    best_report_id: e.bestReportId,
+    env_args: group.envArgs,
+    entries: group.lines.map((e) => ({
+      model: e.model,
+      reports: e.reports,
+      rollouts: e.rollouts,
+      best_reward: e.bestReward,
+      mean_reward: e.meanReward,
+      best_report_id: e.bestReportId,
+    })),
   };
 }
 
@@ -248,18 +253,15 @@ export function addReportRoutes(table: RouteTable): void {
     {
       method: "get",
       path: "/envs/{owner}/{name}/leaderboard",
-      summary: "Best and mean reward per model over complete reports",
+      summary: "Best and mean reward per model over complete reports, one board per set of env_args",
       auth: "optional",
       response: Leaderboard,
     },
     async (c, { params }) => {
       const hub = c.get("hub");
       const snapshot = await visibleSnapshot(hub, c.get("principal"), params.owner!, params.name!);
-      const entries = await leaderboard(hub.db, snapshot.env.id);
-      return {
-        env: `${params.owner}/${params.name}`,
-        entries: entries.map(toLeaderboardEntry),
-      };
+      const groups = await leaderboard(hub.db, snapshot.env.id);
+      return { env: `${params.owner}/${params.name}`, groups: groups.map(toLeaderboardGroup) };
     },
   );
 }

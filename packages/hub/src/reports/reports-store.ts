@@ -1,5 +1,17 @@
-/** Eval reports and their rows: one report per user and run id, pinned to one environment version. */
+/**
+ * Eval reports and their rows: one report per user and run id, pinned to one environment version,
+ * with the environment arguments the run used (its metadata's `env_args`). Runs with different
+ * arguments measure different tasks, so leaderboards rank them apart.
+ */
 import type { Queryable } from "../db/database.ts";
+
+/**
+ * SQL for the `env_args` of the report aliased `alias`: its metadata's, or `{}` (the defaults) when
+ * the run recorded none. Equal arguments compare equal whatever their key order (jsonb).
+ */
+export function envArgsSql(alias: string): string {
+  return `(case jsonb_typeof(${alias}.metadata->'env_args') when 'object' then ${alias}.metadata->'env_args' else '{}'::jsonb end)`;
+}
 
 /** A report as stored, with its environment and version labels. */
 export interface ReportRecord {
@@ -14,6 +26,8 @@ export interface ReportRecord {
   runId: string;
   model: string;
   samplingArgs: Record<string, unknown>;
+  /** The environment arguments of the run; `{}` means its defaults. */
+  envArgs: Record<string, unknown>;
   metadata: Record<string, unknown>;
   rowCount: number;
   rowsReceived: number;
@@ -35,6 +49,7 @@ interface ReportRow {
   run_id: string;
   model: string;
   sampling_args: Record<string, unknown>;
+  env_args: Record<string, unknown>;
   metadata: Record<string, unknown>;
   row_count: number;
   rows_received: number;
@@ -45,7 +60,8 @@ interface ReportRow {
 }
 
 const SELECT = `
-  select r.*, e.owner, e.name, e.visibility, v.semver, v.content_hash, u.name as uploaded_by,
+  select r.*, ${envArgsSql("r")} as env_args, e.owner, e.name, e.visibility, v.semver, v.content_hash,
+    u.name as uploaded_by,
     (select count(*)::int from report_rows x where x.report_id = r.id) as rows_received
   from reports r
   join environments e on e.id = r.env_id
@@ -64,6 +80,7 @@ const toReport = (row: ReportRow): ReportRecord => ({
   runId: row.run_id,
   model: row.model,
   samplingArgs: row.sampling_args,
+  envArgs: row.env_args,
   metadata: row.metadata,
   rowCount: row.row_count,
   rowsReceived: row.rows_received,
@@ -176,21 +193,33 @@ export async function listRows(
   return rows.map((r) => ({ id: r.idx, row: r.row }));
 }
 
-/** Per model over the complete reports of an environment: count, rollouts, best and mean reward. */
-export async function leaderboard(
-  db: Queryable,
-  envId: number,
-): Promise<
-  {
-    model: string;
-    reports: number;
-    rollouts: number;
-    bestReward: number;
-    meanReward: number;
-    bestReportId: number;
-  }[]
-> {
+/** One model's line of a leaderboard. */
+export interface LeaderboardLine {
+  model: string;
+  reports: number;
+  rollouts: number;
+  bestReward: number;
+  meanReward: number;
+  bestReportId: number;
+}
+
+/** The leaderboard of the runs of one set of environment arguments. */
+export interface LeaderboardGroup {
+  /** `{}`: the environment's defaults. */
+  envArgs: Record<string, unknown>;
+  /** Best reward first. */
+  lines: LeaderboardLine[];
+}
+
+/**
+ * The complete reports of an environment ranked per model, one leaderboard per set of environment
+ * arguments (runs with other arguments measured another task): the defaults first, then the others
+ * in a fixed order (by their JSON text).
+ */
+export async function leaderboard(db: Queryable, envId: number): Promise<LeaderboardGroup[]> {
   const rows = await db.query<{
+    env_args: Record<string, unknown>;
+    args_key: string;
     model: string;
     reports: number;
     rollouts: number;
@@ -198,19 +227,30 @@ export async function leaderboard(
     mean: number;
     best_id: number;
   }>(
-    `select model, count(*)::int as reports, sum(row_count)::int as rollouts, max(avg_reward) as best,
-       avg(avg_reward) as mean,
+    `select env_args, env_args::text as args_key, model, count(*)::int as reports,
+       sum(row_count)::int as rollouts, max(avg_reward) as best, avg(avg_reward) as mean,
        (array_agg(id order by avg_reward desc, id))[1] as best_id
-     from reports where env_id = $1 and status = 'complete' and avg_reward is not null
-     group by model order by max(avg_reward) desc, model`,
+     from (select ${envArgsSql("r")} as env_args, r.model, r.row_count, r.avg_reward, r.id from reports r
+           where r.env_id = $1 and r.status = 'complete' and r.avg_reward is not null) as complete
+     group by env_args, model
+     order by env_args = '{}'::jsonb desc, env_args::text, max(avg_reward) desc, model`,
     [envId],
   );
-  return rows.map((r) => ({
-    model: r.model,
-    reports: r.reports,
-    rollouts: r.rollouts,
-    bestReward: r.best,
-    meanReward: r.mean,
-    bestReportId: r.best_id,
-  }));
+  const groups: LeaderboardGroup[] = [];
+  let key: string | null = null;
+  for (const r of rows) {
+    if (r.args_key !== key) {
+      groups.push({ envArgs: r.env_args, lines: [] });
+      key = r.args_key;
+    }
+    groups.at(-1)!.lines.push({
+      model: r.model,
+      reports: r.reports,
+      rollouts: r.rollouts,
+      bestReward: r.best,
+      meanReward: r.mean,
+      bestReportId: r.best_id,
+    });
+  }
+  return groups;
 }

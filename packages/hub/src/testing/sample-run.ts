@@ -12,6 +12,8 @@ export interface SampleRunOptions {
   model: string;
   runId: string;
   rewards: number[];
+  /** The environment arguments the run records; default `{}` (the environment's defaults). */
+  envArgs?: Record<string, unknown>;
 }
 
 /** Writes the run and returns its folder. */
@@ -52,7 +54,7 @@ export function writeSampleRun(options: SampleRunOptions): string {
     join(options.dir, "metadata.json"),
     JSON.stringify({
       env_id: options.envId,
-      env_args: {},
+      env_args: options.envArgs ?? {},
       model: options.model,
       base_url: "http://127.0.0.1:1/v1",
       num_examples: Math.ceil(options.rewards.length / 2),

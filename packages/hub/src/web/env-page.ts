@@ -1,8 +1,9 @@
 /** An environment's page: README, install commands, versions, the leaderboard with its chart, reports. */
 import type { EnvInfo, VersionInfo } from "../api/schemas/env-schemas.ts";
-import type { LeaderboardEntry, ReportInfo } from "../api/schemas/report-schemas.ts";
+import type { LeaderboardGroup, ReportInfo } from "../api/schemas/report-schemas.ts";
 import type { Principal } from "../server/hub-context.ts";
-import { html } from "./html.ts";
+import { argTags } from "./arg-tags.ts";
+import { html, type SafeHtml } from "./html.ts";
 import { layout } from "./layout.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { ownerLink } from "./owner-page.ts";
@@ -13,8 +14,28 @@ export interface EnvPageData {
   viewer: Principal | null;
   env: EnvInfo;
   versions: VersionInfo[];
-  leaderboard: LeaderboardEntry[];
+  /** One board per set of environment arguments, the defaults first. */
+  leaderboard: LeaderboardGroup[];
   reports: ReportInfo[];
+}
+
+/**
+ * One set of environment arguments' leaderboard: its arguments, a chart and the models ranked. Runs
+ * with other arguments measured another task, so each set has its own.
+ */
+function board(group: LeaderboardGroup): SafeHtml {
+  const rows = group.entries.map(
+    (
+      e,
+      i,
+    ) => html`<tr><td>${i + 1}</td><td>${e.model}</td><td>${e.best_reward.toFixed(3)}</td><td>${e.mean_reward.toFixed(3)}</td>
+<td>${e.reports}</td><td><a href="/reports/${e.best_report_id}">best run</a></td></tr>`,
+  );
+  const chart = rewardChart(
+    group.entries.map((e) => ({ label: e.model, mean: e.mean_reward, best: e.best_reward })),
+  );
+  return html`<section class="board"><h3 class="small">Environment arguments: ${argTags(group.env_args, "defaults")}</h3>${chart}
+<table><thead><tr><th>#</th><th>Model</th><th>Best</th><th>Mean</th><th>Reports</th><th></th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 /** The HTML of an environment's page. */
@@ -26,16 +47,9 @@ export function envPage(data: EnvPageData): string {
     ) => html`<tr><td><strong>${v.semver}</strong> <code title="${v.content_hash}">${v.content_hash.slice(0, 12)}</code>
 <div class="small muted">${v.file_count} files · ${(v.size / 1024).toFixed(1)} KiB · ${v.created_at.slice(0, 10)} by ${v.pushed_by ? ownerLink(v.pushed_by) : "?"}</div></td></tr>`,
   );
-  const boardRows = leaderboard.map(
-    (
-      e,
-      i,
-    ) => html`<tr><td>${i + 1}</td><td>${e.model}</td><td>${e.best_reward.toFixed(3)}</td><td>${e.mean_reward.toFixed(3)}</td>
-<td>${e.reports}</td><td><a href="/reports/${e.best_report_id}">best run</a></td></tr>`,
-  );
   const reportRows = reports.map(
     (r) => html`<tr><td><a href="/reports/${r.id}">#${r.id}</a></td><td>${r.model}</td><td>${r.version}</td>
-<td>${r.avg_reward === null ? "—" : r.avg_reward.toFixed(3)}</td><td>${r.row_count}</td><td>${ownerLink(r.uploaded_by)}</td><td class="small muted">${r.status}</td></tr>`,
+<td class="small">${argTags(r.env_args)}</td><td>${r.avg_reward === null ? "—" : r.avg_reward.toFixed(3)}</td><td>${r.row_count}</td><td>${ownerLink(r.uploaded_by)}</td><td class="small muted">${r.status}</td></tr>`,
   );
   const body = html`<div class="card"><h1>${ownerLink(env.owner)}/${env.name} ${env.visibility === "private" ? html`<span class="badge">private</span>` : ""}</h1>
 <p class="muted">${env.description}</p><p>${env.tags.map((t) => html`<span class="tag">${t}</span>`)}</p></div>
@@ -43,13 +57,12 @@ export function envPage(data: EnvPageData): string {
 <div class="card readme"><h2>README</h2>${env.readme ? renderMarkdown(env.readme) : html`<p class="muted">This version has no README.md.</p>`}</div>
 <div class="card"><h2>Leaderboard</h2>${
     leaderboard.length
-      ? html`${rewardChart(leaderboard.map((e) => ({ label: e.model, mean: e.mean_reward, best: e.best_reward })))}
-<table><thead><tr><th>#</th><th>Model</th><th>Best</th><th>Mean</th><th>Reports</th><th></th></tr></thead><tbody>${boardRows}</tbody></table>`
+      ? leaderboard.map(board)
       : html`<p class="muted">No complete reports yet: <code>vf eval ${env.id} --push</code>.</p>`
   }</div>
 <div class="card"><h2>Reports</h2>${
     reports.length
-      ? html`<table><thead><tr><th>Report</th><th>Model</th><th>Version</th><th>Reward</th><th>Rollouts</th><th>By</th><th>Status</th></tr></thead><tbody>${reportRows}</tbody></table>`
+      ? html`<table><thead><tr><th>Report</th><th>Model</th><th>Version</th><th>Arguments</th><th>Reward</th><th>Rollouts</th><th>By</th><th>Status</th></tr></thead><tbody>${reportRows}</tbody></table>`
       : html`<p class="muted">None yet.</p>`
   }</div></div>
 <div><div class="card"><h2>Install</h2><pre>${env.install.vf}</pre><p class="small muted">or with npm:</p><pre>${env.install.npm}</pre>

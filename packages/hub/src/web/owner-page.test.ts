@@ -117,13 +117,16 @@ describe("owner page", () => {
     ]);
     const reports = rowsOf(html, "reports");
     expect(reports).toHaveLength(4);
-    expect(reports[0]).toMatch(/^#\d+ bob \/ beta @2\.0\.0 big 0\.000 \d{4}-\d\d-\d\d$/);
+    expect(reports[0]).toMatch(/^#\d+ bob \/ beta @2\.0\.0 big defaults 0\.000 \d{4}-\d\d-\d\d$/);
     expect(reports.slice(1).map((r) => r.replace(/^#\d+ | \d{4}-\d\d-\d\d$/g, ""))).toEqual([
-      "ada / alpha @1.2.0 big — uploading",
-      "ada / alpha @1.2.0 big 0.750",
-      "ada / alpha @1.2.0 &#60;b&#62;small&#60;/b&#62; 0.500",
+      "ada / alpha @1.2.0 big defaults — uploading",
+      "ada / alpha @1.2.0 big defaults 0.750",
+      "ada / alpha @1.2.0 &#60;b&#62;small&#60;/b&#62; defaults 0.500",
     ]);
-    expect(rowsOf(html, "ranks")).toEqual(["ada / alpha #2 of 3 0.750", "bob / beta #2 of 2 0.000"]);
+    expect(rowsOf(html, "ranks")).toEqual([
+      "ada / alpha defaults #2 of 3 0.750",
+      "bob / beta defaults #2 of 2 0.000",
+    ]);
     expect(html).not.toContain("hidden");
     expect(html).not.toContain("<img");
     expect(html).not.toContain("<b>small");
@@ -132,15 +135,20 @@ describe("owner page", () => {
   it("shows private environments and their reports to the owner themselves, and to nobody else", async () => {
     const own = (await page("/ada", ada)).html;
     expect(rowsOf(own, "environments")).toContain("hidden private The hidden environment 0.1.0");
-    expect(rowsOf(own, "reports")).toContainEqual(expect.stringContaining("ada / hidden @0.1.0 big 1.000"));
-    expect(rowsOf(own, "ranks")).toContain("ada / hidden #1 of 1 1.000");
+    expect(rowsOf(own, "reports")).toContainEqual(
+      expect.stringContaining("ada / hidden @0.1.0 big defaults 1.000"),
+    );
+    expect(rowsOf(own, "ranks")).toContain("ada / hidden defaults #1 of 1 1.000");
     expect((await page("/ada", bob)).html).not.toContain("hidden");
   });
 
   it("ranks another owner's reports on the same environments", async () => {
     const { html } = await page("/bob");
     expect(rowsOf(html, "environments")).toEqual(["beta The beta environment 2.0.0"]);
-    expect(rowsOf(html, "ranks")).toEqual(["ada / alpha #1 of 3 1.000", "bob / beta #1 of 2 0.500"]);
+    expect(rowsOf(html, "ranks")).toEqual([
+      "ada / alpha defaults #1 of 3 1.000",
+      "bob / beta defaults #1 of 2 0.500",
+    ]);
   });
 
   it("shows a user with nothing pushed or reported as an empty page", async () => {

@@ -4,6 +4,7 @@
  * A private environment, and every report on one, is shown only to that environment's owner.
  */
 import type { Queryable } from "../db/database.ts";
+import { envArgsSql } from "../reports/reports-store.ts";
 import type { Visibility } from "../store/environments-store.ts";
 import { findUserByName } from "../store/users-store.ts";
 import { latestOf } from "../store/versions-store.ts";
@@ -27,18 +28,25 @@ export interface OwnerReport {
   env: string;
   version: string;
   model: string;
+  /** The run's environment arguments; `{}` means the defaults. */
+  envArgs: Record<string, unknown>;
   /** Null until the upload is complete. */
   meanReward: number | null;
   status: "uploading" | "complete";
   createdAt: string;
 }
 
-/** Where the owner's best complete report ranks among all complete reports of one environment. */
+/**
+ * Where the owner's best complete report ranks among the complete reports of one environment run
+ * with the same environment arguments (runs with other arguments measured another task).
+ */
 export interface OwnerRank {
   env: string;
+  /** The environment arguments of the reports ranked together; `{}` means the defaults. */
+  envArgs: Record<string, unknown>;
   /** 1 + the number of reports with a strictly higher mean reward (ties share a rank). */
   rank: number;
-  /** Complete reports of the environment. */
+  /** Complete reports of the environment with these arguments. */
   of: number;
   bestReward: number;
   bestReportId: number;
@@ -110,29 +118,39 @@ export async function loadOwnerProfile(
       name: string;
       semver: string;
       model: string;
+      env_args: Record<string, unknown>;
       avg_reward: number | null;
       status: "uploading" | "complete";
       created_at: Date;
     }>(
-      `select r.id, e.owner, e.name, v.semver, r.model, r.avg_reward, r.status, r.created_at
+      `select r.id, e.owner, e.name, v.semver, r.model, ${envArgsSql("r")} as env_args, r.avg_reward, r.status,
+         r.created_at
        from reports r join environments e on e.id = r.env_id join versions v on v.id = r.version_id
        where r.user_id = $1 and ${VISIBLE} order by r.id desc limit $3`,
       [user.id, viewer, OWNER_LIST_LIMIT + 1],
     ),
-    db.query<{ owner: string; name: string; best: number; best_id: number; rank: number; total: number }>(
+    db.query<{
+      owner: string;
+      name: string;
+      env_args: Record<string, unknown>;
+      best: number;
+      best_id: number;
+      rank: number;
+      total: number;
+    }>(
       `with best as (
-         select r.env_id, max(r.avg_reward) as best,
+         select r.env_id, ${envArgsSql("r")} as env_args, max(r.avg_reward) as best,
            (array_agg(r.id order by r.avg_reward desc, r.id))[1] as best_id
          from reports r join environments e on e.id = r.env_id
          where r.user_id = $1 and r.status = 'complete' and r.avg_reward is not null and ${VISIBLE}
-         group by r.env_id)
-       select e.owner, e.name, b.best, b.best_id,
+         group by r.env_id, 2)
+       select e.owner, e.name, b.env_args, b.best, b.best_id,
          1 + (select count(*)::int from reports x where x.env_id = b.env_id and x.status = 'complete'
-              and x.avg_reward > b.best) as rank,
+              and ${envArgsSql("x")} = b.env_args and x.avg_reward > b.best) as rank,
          (select count(*)::int from reports x where x.env_id = b.env_id and x.status = 'complete'
-              and x.avg_reward is not null) as total
+              and ${envArgsSql("x")} = b.env_args and x.avg_reward is not null) as total
        from best b join environments e on e.id = b.env_id
-       order by rank, e.owner, e.name limit $3`,
+       order by rank, e.owner, e.name, b.env_args = '{}'::jsonb desc, b.env_args::text limit $3`,
       [user.id, viewer, OWNER_LIST_LIMIT],
     ),
   ]);
@@ -145,6 +163,7 @@ export async function loadOwnerProfile(
       env: `${r.owner}/${r.name}`,
       version: r.semver,
       model: r.model,
+      envArgs: r.env_args,
       meanReward: r.avg_reward,
       status: r.status,
       createdAt: r.created_at.toISOString(),
@@ -152,6 +171,7 @@ export async function loadOwnerProfile(
     moreReports: reportRows.length > OWNER_LIST_LIMIT,
     ranks: rankRows.map((r) => ({
       env: `${r.owner}/${r.name}`,
+      envArgs: r.env_args,
       rank: r.rank,
       of: r.total,
       bestReward: r.best,

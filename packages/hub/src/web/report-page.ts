@@ -1,10 +1,11 @@
 /**
- * A report's page: what was run (environment version, model, sampling), the summary, and a rollout
+ * A report's page: what was run (environment version and arguments, model, sampling), the summary, and a rollout
  * browser where each rollout opens to its prompt, completion messages and tool calls (no scripts:
  * `<details>` elements).
  */
 import type { ReportInfo, ReportRow } from "../api/schemas/report-schemas.ts";
 import type { Principal } from "../server/hub-context.ts";
+import { argTags } from "./arg-tags.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { layout } from "./layout.ts";
 import { envIdLinks, ownerLink } from "./owner-page.ts";
@@ -59,15 +60,13 @@ export function reportPage(options: {
   nextCursor: string | null;
 }): string {
   const { report, rows, nextCursor } = options;
-  const sampling = Object.entries(report.sampling_args).map(
-    ([k, v]) => html`<span class="tag">${k}=${JSON.stringify(v)}</span>`,
-  );
   const body = html`<div class="card"><h1>Report #${report.id}</h1>
 <p>${envIdLinks(report.env)}@${report.version} · <code title="${report.content_hash}">${report.content_hash.slice(0, 12)}</code> · model <strong>${report.model}</strong></p>
 <table><tbody>
 <tr><th>Mean reward</th><td>${report.avg_reward === null ? "—" : report.avg_reward.toFixed(4)}</td></tr>
 <tr><th>Rollouts</th><td>${report.rows_received} of ${report.row_count} (${report.status})</td></tr>
-<tr><th>Sampling</th><td>${sampling.length ? sampling : html`<span class="muted">defaults</span>`}</td></tr>
+<tr><th>Environment arguments</th><td id="env-args">${argTags(report.env_args)}</td></tr>
+<tr><th>Sampling</th><td>${argTags(report.sampling_args)}</td></tr>
 <tr><th>Run</th><td><code>${report.run_id}</code> uploaded by ${ownerLink(report.uploaded_by)} on ${report.created_at.slice(0, 10)}</td></tr>
 </tbody></table></div>
 <div class="card"><h2>Rollouts</h2>${rows.length ? rows.map(rollout) : html`<p class="muted">No rows uploaded.</p>`}

@@ -151,12 +151,13 @@ describe("web pages", () => {
       "0.3.0",
     ]);
     expect(await page.locator("#reports tbody tr").count()).toBe(3);
-    expect((await cells("#reports tbody tr:first-child td")).slice(1, 4)).toEqual([
+    expect((await cells("#reports tbody tr:first-child td")).slice(1, 5)).toEqual([
       "admin/gsm8k@1.1.0",
       "gpt-4.1-mini",
+      "defaults",
       "0.833",
     ]);
-    expect(await cells("#ranks tbody td")).toEqual(["admin/gsm8k", "#1 of 3", "0.833"]);
+    expect(await cells("#ranks tbody td")).toEqual(["admin/gsm8k", "defaults", "#1 of 3", "0.833"]);
     await shot("owner-page");
     await page.click("#ranks tbody a:has-text('0.833')");
     expect(await page.textContent("h1")).toBe(`Report #${reportId}`);

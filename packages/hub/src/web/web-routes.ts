@@ -10,7 +10,7 @@ import { decideDeviceLogin, findPendingLogin } from "../auth/device-login.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { verifyPassword } from "../auth/password.ts";
 import { HubError } from "../hub-error.ts";
-import { toLeaderboardEntry, toReportInfo, visibleReport } from "../reports/report-routes.ts";
+import { toLeaderboardGroup, toReportInfo, visibleReport } from "../reports/report-routes.ts";
 import { leaderboard, listReports, listRows } from "../reports/reports-store.ts";
 import { toApiKeyInfo, toEnvInfo, toEnvSummary, toVersionInfo } from "../server/api-views.ts";
 import { visibleSnapshot } from "../server/env-access.ts";
@@ -231,7 +231,7 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
         viewer,
         env: toEnvInfo(snapshot.env, latestOf(snapshot.versions), originOf(c)),
         versions: snapshot.versions.map(toVersionInfo),
-        leaderboard: board.map(toLeaderboardEntry),
+        leaderboard: board.map(toLeaderboardGroup),
         reports: reports.slice(0, 20).map(toReportInfo),
       }),
     );

@@ -12,8 +12,12 @@ export const CreateReportRequest = z
     content_hash: z.string().regex(/^[0-9a-f]{64}$/, "a 64-digit lowercase hex SHA-256"),
     model: z.string().min(1).max(200),
     sampling_args: z.record(z.string(), z.unknown()).default({}),
-    /** The run's metadata.json, as read by core's results reader. */
-    metadata: z.record(z.string(), z.unknown()),
+    /**
+     * The run's metadata.json, as read by core's results reader. Its `env_args` (an object; absent
+     * means the environment's defaults) are the report's arguments: leaderboards rank runs of
+     * different arguments apart.
+     */
+    metadata: z.looseObject({ env_args: z.record(z.string(), z.unknown()).optional() }),
     /** How many rows the finished upload will hold. */
     row_count: z.number().int().min(0).max(1_000_000),
   })
@@ -33,6 +37,8 @@ export const ReportInfo = z.object({
   content_hash: z.string(),
   model: z.string(),
   sampling_args: z.record(z.string(), z.unknown()),
+  /** The environment arguments of the run (its metadata's `env_args`); `{}` means the defaults. */
+  env_args: z.record(z.string(), z.unknown()),
   metadata: z.record(z.string(), z.unknown()),
   status: ReportStatus,
   row_count: z.number().int(),
@@ -73,6 +79,17 @@ export const LeaderboardEntry = z.object({
 });
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
-/** `GET /envs/{owner}/{name}/leaderboard`: one line per model, best first. */
-export const Leaderboard = z.object({ env: z.string(), entries: z.array(LeaderboardEntry) });
+/** The leaderboard of one set of environment arguments: one line per model, best first. */
+export const LeaderboardGroup = z.object({
+  /** The environment arguments of every run ranked here; `{}` means the defaults. */
+  env_args: z.record(z.string(), z.unknown()),
+  entries: z.array(LeaderboardEntry),
+});
+export type LeaderboardGroup = z.infer<typeof LeaderboardGroup>;
+
+/**
+ * `GET /envs/{owner}/{name}/leaderboard`: one board per set of environment arguments, since runs with
+ * other arguments measured another task; the defaults first.
+ */
+export const Leaderboard = z.object({ env: z.string(), groups: z.array(LeaderboardGroup) });
 export type Leaderboard = z.infer<typeof Leaderboard>;
