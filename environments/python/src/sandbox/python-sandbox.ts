@@ -167,6 +167,18 @@ export class PythonSandbox {
       await this.close();
       return { type: "crashed", detail: "the call was cancelled", ms: 0 };
     }
+    // Checked after every call, the worker can still start a process between calls, from a signal
+    // handler the code left it: such a process ends the sandbox before more code runs.
+    const between = this.init?.childCount() ?? 0;
+    if (between > 0) {
+      await this.close();
+      const count = between === 1 ? "a process" : `${between} processes`;
+      return {
+        type: "crashed",
+        detail: `${count} that the code started after its last call ended were running, and were ended with the sandbox`,
+        ms: ms(),
+      };
+    }
     const timeoutMs = this.options.timeoutSeconds * 1000 + GRACE_MS;
     // The abort's close, if it fails, fails again (and is reported) in the rollout's cleanup.
     const onAbort = () => void this.close().catch(() => undefined);

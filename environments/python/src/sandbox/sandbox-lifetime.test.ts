@@ -13,6 +13,7 @@ import {
   namespaceProcesses,
   sandboxNamespace,
   sandboxProcesses,
+  sandboxWorker,
   withSandbox,
 } from "./test-support.ts";
 
@@ -186,6 +187,26 @@ describe("a sandbox's lifetime", () => {
       expect(result).toMatchObject({ type: "processes", processes: 1, output: "started\n" });
       // The whole namespace went with it, the sleeper included.
       expect(sandbox.alive).toBe(false);
+      expect(await namespaceProcesses(namespace!)).toEqual([]);
+    });
+  });
+
+  it("ends a process the worker starts between calls before the next call's code runs", async () => {
+    const dir = await folderFor("between-calls");
+    await withSandbox(dir, {}, async (sandbox) => {
+      // A handler left in the worker that starts a sleeper when a signal comes, outside any call.
+      await sandbox.run(
+        "import signal, subprocess, sys\nsignal.signal(signal.SIGUSR1, lambda *_: subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']))",
+      );
+      const namespace = await sandboxNamespace(dir);
+      // The signal a timer of the code's would send; here from the test, between two calls.
+      process.kill((await sandboxWorker(dir))!, "SIGUSR1");
+      expect(await eventually(async () => (await namespaceProcesses(namespace!)).length === 2)).toBe(true);
+      const next = await sandbox.run("print('must not run')");
+      expect(next).toMatchObject({
+        type: "crashed",
+        detail: expect.stringMatching(/^a process that the code started after its last call/),
+      });
       expect(await namespaceProcesses(namespace!)).toEqual([]);
     });
   });

@@ -85,16 +85,25 @@ export async function pidNamespace(pid: number): Promise<string | undefined> {
 }
 
 /**
+ * The host's pid of the worker (the namespace's PID 1) of the sandbox whose folder is `marker`: its
+ * one process outside this process's pid namespace; undefined when it is not running.
+ */
+export async function sandboxWorker(marker: string): Promise<number | undefined> {
+  const ours = await pidNamespace(process.pid);
+  for (const pid of await sandboxProcesses(marker)) {
+    const namespace = await pidNamespace(pid);
+    if (namespace !== undefined && namespace !== ours) return pid;
+  }
+  return undefined;
+}
+
+/**
  * The pid namespace of the sandbox whose folder is `marker` (that of its worker, the one process
  * of it not in ours); undefined when it is not running.
  */
 export async function sandboxNamespace(marker: string): Promise<string | undefined> {
-  const ours = await pidNamespace(process.pid);
-  for (const pid of await sandboxProcesses(marker)) {
-    const namespace = await pidNamespace(pid);
-    if (namespace !== undefined && namespace !== ours) return namespace;
-  }
-  return undefined;
+  const worker = await sandboxWorker(marker);
+  return worker === undefined ? undefined : pidNamespace(worker);
 }
 
 /** Pids of the processes (zombies included) that live in the pid namespace `namespace`. */
