@@ -227,7 +227,7 @@ describe("vf eval -m <checkpoint folder>", () => {
     const result = await runVf(["eval", "reverse-text", "-m", dir], { env: noKeys });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /is a folder but not an engine checkpoint \(it needs config\.json and model\.safetensors\)/,
+      /is a folder but holds no engine weights \(config\.json and model\.safetensors, or a run or checkpoint of vf train or vf sft\)/,
     );
   });
 });

@@ -7,6 +7,7 @@ export { writeFileAtomic } from "./atomic-file.ts";
 export { listRuns, type RunEntry } from "./list-runs.ts";
 export { makeFolder } from "./make-folder.ts";
 export { needsRerun } from "./needs-rerun.ts";
+export { readMetadata } from "./read-metadata.ts";
 export { readRecordsFile } from "./read-records.ts";
 export { type LoadedRun, readRun } from "./read-run.ts";
 export { formatWarning } from "./read-warning.ts";

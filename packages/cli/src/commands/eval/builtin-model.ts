@@ -1,13 +1,12 @@
 /**
  * Local models of the engine: the built-in one `vf eval` uses when no model or endpoint is given
- * (the shipped base model), and any checkpoint folder passed as `-m` (what `vf train` and `vf sft`
- * write). Each is served by the engine's server, started in this process on a free loopback port
- * and spoken to over HTTP like any other endpoint, so rollouts carry vLLM's token fields when asked.
+ * (the shipped base model), and any folder of weights passed as `-m` (what `vf train` and `vf sft`
+ * write; connect-model.ts finds the weights of a run or checkpoint folder). Each is served by the
+ * engine's server, started in this process on a free loopback port and spoken to over HTTP like
+ * any other endpoint, so rollouts carry vLLM's token fields when asked.
  * The engine answers chat completions and text completions; over text completions the prompt is
  * written in the engine's own chat template, so both APIs give the model the same tokens.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { UserError } from "@vf-rl/core";
 import { type ApiClientType, createModelClient, type TextPromptRenderer } from "@vf-rl/core/client";
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME, renderChat, tokenizer } from "@vf-rl/engine";
@@ -31,11 +30,6 @@ export function startBuiltinModel(type?: ApiClientType): Promise<ConnectedModel>
     modelName: BUILTIN_MODEL_NAME,
     ...(type ? { type } : {}),
   });
-}
-
-/** Whether `-m` names a checkpoint folder of the engine rather than a model id. */
-export function isCheckpointFolder(model: string): boolean {
-  return existsSync(join(model, "config.json")) && existsSync(join(model, "model.safetensors"));
 }
 
 /** Serves a checkpoint folder under `modelName` (default: the folder as given); `close()` stops it. */

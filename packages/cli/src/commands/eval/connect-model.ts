@@ -20,8 +20,9 @@ import {
   type ResolveModelOptions,
   resolveModel,
 } from "@vf-rl/core/client";
+import { runWeights } from "@vf-rl/train/run-weights";
 import { UsageError } from "../../cli-errors.ts";
-import { isCheckpointFolder, startBuiltinModel, startLocalModel } from "./builtin-model.ts";
+import { startBuiltinModel, startLocalModel } from "./builtin-model.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 import { type EndpointProvider, PROVIDERS } from "./providers.ts";
 
@@ -140,16 +141,21 @@ export class ModelPool {
   }
 }
 
-/** The model served in this process, when the flags ask for one: none given, -p builtin, or -m <folder>. */
+/**
+ * The model served in this process, when the flags ask for one: none given, -p builtin, or -m with
+ * a folder vf train or vf sft wrote (weights, a checkpoint, or a run folder: its last weights).
+ */
 function localModel(spec: EvalSpec, builtin: boolean): Promise<ConnectedModel> | null {
   const type = spec.type;
-  if (spec.model !== undefined && isCheckpointFolder(spec.model)) {
+  const weights = spec.model === undefined ? undefined : runWeights(spec.model);
+  if (spec.model !== undefined && weights !== undefined) {
     if (spec.baseUrl !== undefined) {
       throw new UsageError(
         `-m ${spec.model} is a checkpoint folder, served here: drop -b ${spec.baseUrl}, or give -m the model id that server serves`,
       );
     }
-    return startLocalModel({ checkpoint: spec.model, ...(type ? { type } : {}) });
+    // named by the folder that says which step, so a saved run records what was evaluated
+    return startLocalModel({ checkpoint: weights.dir, modelName: weights.name, ...(type ? { type } : {}) });
   }
   if (builtin) {
     if (spec.model !== undefined || spec.baseUrl !== undefined) {
@@ -170,7 +176,7 @@ function localModel(spec: EvalSpec, builtin: boolean): Promise<ConnectedModel> |
     statSync(spec.model).isDirectory()
   ) {
     throw new UsageError(
-      `-m ${spec.model} is a folder but not an engine checkpoint (it needs config.json and model.safetensors): give the folder vf train or vf sft wrote, or a model id`,
+      `-m ${spec.model} is a folder but holds no engine weights (config.json and model.safetensors, or a run or checkpoint of vf train or vf sft): give a folder vf train or vf sft printed, or a model id`,
     );
   }
   return null;

@@ -1,13 +1,16 @@
 /**
  * What `vf sft` does once its flags are parsed: hands them to train's `fineTune` (which reads the
  * data, opens the model and runs the loop), shows progress on stderr and prints the final
- * checkpoint on stdout. Ctrl-C stops after the current step and still saves the final checkpoint.
+ * checkpoint on stdout, after the vf eval command that evaluates it (on stderr). Ctrl-C stops after the current step and still saves the final checkpoint.
  */
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { UserError } from "@vf-rl/core/errors";
 import type { SftProgress, StartingModel } from "@vf-rl/train/supervised";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
+import type { TrainedEnv } from "../eval/eval-hint.ts";
 
 /** The flags of `vf sft`, as commander parses them. */
 export interface SftFlags {
@@ -97,10 +100,27 @@ export async function runSftCommand(flags: SftFlags, io: Output): Promise<void> 
       `${result.steps} steps: train loss ${fmt(result.trainLoss.at(-1)?.loss)}${last ? `, eval loss ${fmt(last.loss)}` : ""}`,
     );
     io.err(`loss curve: ${result.curvePath}`);
+    const { evalCommands } = await import("../eval/eval-hint.ts");
+    for (const command of evalCommands(await trainedEnvs(flags), result.finalDir)) {
+      io.err(`evaluate it: ${command}`);
+    }
     io.out(result.finalDir);
   } finally {
     interrupt.dispose();
   }
+}
+
+/** The environments the model was fine-tuned on: --env's, and those of the saved runs in --data. */
+async function trainedEnvs(flags: SftFlags): Promise<TrainedEnv[]> {
+  const envs: TrainedEnv[] = flags.env.map((id) => ({ id, args: flags.envArgs }));
+  const { readMetadata } = await import("@vf-rl/core/results");
+  for (const path of flags.data) {
+    const dir = (await stat(path)).isDirectory() ? path : dirname(path); // a run folder, or its results.jsonl
+    if (!existsSync(join(dir, "metadata.json"))) continue; // conversations: no environment
+    const { metadata } = await readMetadata(dir);
+    envs.push({ id: metadata.env_id, args: metadata.env_args });
+  }
+  return envs;
 }
 
 /** --model (a checkpoint folder) or --config (a fresh model: JSON, or a config.json file); none: the base model. */

@@ -86,6 +86,28 @@ describe("vf sft", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`${ECHO_ENV}: 3 training rows with reference answers`);
     expect(result.stdout.trim()).toBe(join(out, "final"));
+    // It ends with the command that evaluates the result on that environment, with its arguments.
+    const command = /^evaluate it: (npx )?vf (eval .*)$/m.exec(result.stderr)?.[2];
+    expect(command).toBe(`eval ${ECHO_ENV} -m ${join(out, "final")} -a '{"words":["a","b","c"]}'`);
+    // -m also takes the output folder itself: its final weights.
+    const evaluated = await runVf([
+      "eval",
+      ECHO_ENV,
+      "-m",
+      out,
+      "-a",
+      '{"words": ["a", "b", "c"]}',
+      "-n",
+      "2",
+      "-r",
+      "1",
+      "-t",
+      "4",
+      "--json",
+    ]);
+    expect(evaluated.stderr).not.toMatch(/^error:/m);
+    expect(evaluated.code).toBe(0);
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ model: join(out, "final"), avg_error: 0 });
   });
 });
 
@@ -130,6 +152,10 @@ describe("vf sft on saved rollouts", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
       `${runDir}: 3 of 6 rollouts kept (dropped: 3 not the best of their group)`,
+    );
+    // the saved run names its environment, so the command that evaluates the result does too
+    expect(result.stderr).toMatch(
+      new RegExp(`^evaluate it: (npx )?vf eval reverse-text -m ${join(dir, "best", "final")}$`, "m"),
     );
   });
 

@@ -86,7 +86,8 @@ Examples:
   vf sft --data chats.jsonl --eval-data held-out.jsonl -o outputs/sft/chats
   vf sft --data outputs/evals/gsm8k--gpt-4.1/abc123 --min-reward 1 --best-of-group   distil a model's best answers
   vf sft --env reverse-text --config '{"dModel": 64, "nLayers": 2, "nHeads": 4, "dFF": 256, "maxSeqLen": 256}'
-  vf serve --model outputs/sft/final                     then serve the result`,
+  vf eval reverse-text -m outputs/sft                    then evaluate the result (its final weights)
+  vf serve --model outputs/sft/final                     or serve it`,
     )
     .action(async (flags: SftFlags) => {
       const { runSftCommand } = await import("./sft-action.ts");

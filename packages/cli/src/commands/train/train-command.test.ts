@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readMetrics, type TrainRow } from "@vf-rl/train";
-import { tinyRunConfig, writeTinyModel } from "@vf-rl/train/testing";
+import { tinyRunConfig, VOWELS_ENV, writeTinyModel } from "@vf-rl/train/testing";
 import { stringify as stringifyToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVf, VF_BIN } from "../../testing/index.ts";
@@ -77,6 +77,35 @@ describe("vf train", () => {
     expect(plot.stdout).toContain(`page: ${join(runDir, "reward-curve.html")}`);
     expect(await readFile(join(runDir, "reward-curve.html"), "utf8")).toContain("<svg");
   }, 60_000);
+
+  it("ends with the vf eval command that evaluates what it trained, and vf eval takes each folder it printed", async () => {
+    const config = await configFile("then-eval");
+    const runDir = join(dir, "then-eval");
+    const run = await runVf(["train", config], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^done after 3 steps \| checkpoint .*then-eval\/checkpoints\/step_3 \|/m);
+    const command = /^evaluate it: (npx )?vf (eval .*)$/m.exec(run.stdout)?.[2];
+    expect(command).toBe(`eval ${VOWELS_ENV} -m then-eval/checkpoints/step_3`);
+
+    // As printed (a few rollouts), then the run folder (its last weights) and the weights folder itself.
+    const evaluate = async (model: string) => {
+      const result = await runVf(
+        ["eval", VOWELS_ENV, "-m", model, "-n", "2", "-r", "1", "-t", "8", "--json"],
+        {
+          cwd: dir,
+        },
+      );
+      expect(result.stderr).not.toMatch(/^error:/m);
+      expect(result.code).toBe(0);
+      return JSON.parse(result.stdout) as { model: string; avg_error: number };
+    };
+    expect(await evaluate("then-eval/checkpoints/step_3")).toMatchObject({
+      model: "then-eval/checkpoints/step_3",
+      avg_error: 0,
+    });
+    expect((await evaluate(runDir)).model).toBe(join(runDir, "weights", "step_3"));
+    expect((await evaluate(join(runDir, "weights", "step_3"))).avg_error).toBe(0);
+  }, 120_000);
 
   it("--dry-run prints the resolved config; a bad one exits 1 naming each key", async () => {
     const config = await configFile("dry");

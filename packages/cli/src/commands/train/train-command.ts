@@ -47,7 +47,8 @@ Examples:
   vf train my.toml --inference-url http://10.0.0.3:8000/v1 --trainer-url http://10.0.0.2:8200
   vf plot outputs/train/reverse-text                         redraw the reward curve
 
-A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward-curve.html.`,
+A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward-curve.html.
+vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N folder.`,
     )
     .action(async (path: string, rest: string[], flags: TrainFlags) => {
       if (!existsSync(path)) throw await (await import("./missing-config.ts")).trainConfigNotFound(path);
@@ -74,6 +75,12 @@ A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward
           signal: interrupt.signal,
           log: (line) => io.out(line),
         });
+        // the command that evaluates what was trained, on the environments it was trained on
+        if (result.checkpoint !== undefined && existsSync(result.checkpoint)) {
+          const { evalCommands } = await import("../eval/eval-hint.ts");
+          for (const command of evalCommands(config.env, result.checkpoint))
+            io.out(`evaluate it: ${command}`);
+        }
         if (result.interrupted) setExit(EXIT_INTERRUPTED);
       } finally {
         interrupt.dispose();
