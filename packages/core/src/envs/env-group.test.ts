@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { OpenAIModelClient } from "../client/openai-model-client.ts";
 import { Dataset } from "../datasets/index.ts";
-import { AuthoringError, UserError } from "../errors.ts";
+import { AuthoringError, GroupScoringRequiredError, UserError } from "../errors.ts";
 import { generate } from "../generate/generate.ts";
 import { lastAssistantText } from "../messages/message.ts";
 import { Rubric } from "../rubrics/rubric.ts";
@@ -64,5 +64,38 @@ describe("EnvGroup", () => {
     // An author's mistake: the CLI prints the message, not "an internal error of vf".
     expect(() => new EnvGroup({ envs: [math, shout], names: ["a", "a"] })).toThrow(AuthoringError);
     expect(() => new EnvGroup({ envs: [math, shout], names: ["a"] })).toThrow(UserError);
+  });
+
+  it("has the rubric of its members: their names, their group functions, and each rollout scored by its own", async () => {
+    // A member that ranks the rollouts of an example against each other: only a whole group can score it.
+    const ranked = new SingleTurnEnv({
+      dataset: Dataset.fromRows([{ question: "pick", answer: "" }]),
+      rubric: new Rubric().addGroupReward(
+        (group) => group.map((ctx, i) => (i === 0 && lastAssistantText(ctx.completion) !== "" ? 1 : 0)),
+        { name: "first" },
+      ),
+    });
+    const plain = new EnvGroup({ envs: [math, shout], names: ["math", "shout"] });
+    expect(plain.rubric.names()).toEqual(["correct", "loud", "length"]);
+    expect(plain.rubric.requiresGroup()).toBe(false);
+    const group = new EnvGroup({ envs: [math, ranked], names: ["math", "ranked"] });
+    expect(group.rubric.names()).toEqual(["correct", "first"]);
+    expect(group.rubric.requiresGroup()).toBe(true);
+
+    server = await startScriptedServer({ reply: () => "4" });
+    const client = new OpenAIModelClient({ baseUrl: server.url, apiKey: "EMPTY" });
+    const { inputs } = await group.inputs({ split: "eval", rolloutsPerExample: 2 });
+    // Scored one by one, the ranked member could not rank: refused before any rollout, as for the member alone.
+    await expect(
+      generate(group, inputs, { clients: client, model: "scripted", independentScoring: true }),
+    ).rejects.toThrow(GroupScoringRequiredError);
+    expect(server.requests).toHaveLength(0);
+    const { records } = await generate(group, inputs, { clients: client, model: "scripted" });
+    const rankedRecords = records.filter((r) => r.info.env_id === "ranked");
+    expect(rankedRecords.map((r) => r.metrics.first)).toEqual([1, 0]);
+    expect(records.find((r) => r.info.env_id === "math" && r.answer === "4")?.metrics).toMatchObject({
+      correct: 1,
+      first: 0,
+    });
   });
 });

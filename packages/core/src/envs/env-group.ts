@@ -9,10 +9,8 @@
 import { Dataset } from "../datasets/index.ts";
 import { AuthoringError } from "../errors.ts";
 import type { RolloutInput, RolloutState } from "../rollout/rollout-state.ts";
+import { type AnyEnvironment, EnvGroupScorer, memberOf } from "./env-group-scorer.ts";
 import { Environment, type RolloutContext } from "./environment.ts";
-
-// biome-ignore lint/suspicious/noExplicitAny: members may have any state type
-type AnyEnvironment = Environment<any>;
 
 /** Options of `EnvGroup`: the members and their names. */
 export interface EnvGroupOptions {
@@ -40,6 +38,7 @@ export class EnvGroup extends Environment {
     super({
       dataset: () => concatSplit(members, "train"),
       evalDataset: () => concatSplit(members, "eval"),
+      rubric: new EnvGroupScorer(members),
     });
     this.envs = members;
   }
@@ -72,13 +71,7 @@ export class EnvGroup extends Environment {
   }
 
   private member(envId: unknown): AnyEnvironment {
-    const env = this.envs.get(String(envId));
-    if (!env) {
-      throw new AuthoringError(
-        `no environment named "${String(envId)}" in this group: set the row's info.env_id to one of ${[...this.envs.keys()].join(", ")}`,
-      );
-    }
-    return env;
+    return memberOf(this.envs, envId);
   }
 }
 

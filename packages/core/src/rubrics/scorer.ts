@@ -1,6 +1,6 @@
 /**
  * What every rubric is: something that scores the rollouts of a group. `Rubric`, `RubricGroup` and
- * the environment-group rubric implement it; environments call `scoreGroup` or `scoreRollout`.
+ * `EnvGroupScorer` (an `EnvGroup`'s) implement it; environments call `scoreGroup` or `scoreRollout`.
  */
 
 import { GroupScoringRequiredError } from "../errors.ts";
