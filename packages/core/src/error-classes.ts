@@ -1,28 +1,54 @@
 /**
- * @vf-rl/core/errors: the error classes a host tells apart, to add its own hint (a flag, a config
- * key) or to report a user's mistake in one line. It loads nothing but the classes, so a command
- * line can import it at start-up.
+ * @vf-rl/core/errors: every error class vf's core throws, the one place to import them from. Authors
+ * catch them (a tool's `stopErrors`, a reward's own failures); hosts tell them apart to add a hint
+ * (a flag, a config key) or to report a user's mistake in one line. It loads nothing but the
+ * classes, so a command line can import it at start-up and the Hub without the model SDKs. The root
+ * export (`@vf-rl/core`) re-exports this list whole.
  */
-export { ApiKeyRejectedError, ModelNotFoundError } from "./client/fatal-model-error.ts";
 export {
+  ApiKeyRejectedError,
+  FatalModelError,
+  ModelNotFoundError,
+  QuotaExhaustedError,
+  RunStoppedError,
+} from "./client/fatal-model-error.ts";
+export {
+  AuthoringError,
   CancelledError,
+  ConfigError,
+  DatasetError,
+  DuplicateMetricError,
+  EmptyModelResponseError,
   EndpointRegistryUnreadableError,
   EndpointUnreachableError,
   EnvArgsError,
   EnvironmentNotFoundError,
   EnvSettingsError,
   GroupScoringRequiredError,
+  InfraError,
+  InvalidModelResponseError,
   isVfError,
+  McpServerError,
+  McpToolError,
   MissingKeyError,
   ModelEndpointUnknownError,
+  ModelError,
+  ModelHttpError,
   OutputFolderError,
   OverlongPromptError,
   ResumeSettingsMismatchError,
+  RolloutError,
   RunFolderNotEmptyError,
   RunLockedError,
   RunsFolderNotFoundError,
   SamplingArgsError,
+  SandboxError,
   SystemError,
+  ToolCallError,
+  ToolError,
+  ToolParseError,
   UserError,
   VfError,
 } from "./errors.ts";
+export { ForeignRunError } from "./results/foreign-run.ts";
+export { UnreadableLockError } from "./results/run-lock.ts";

@@ -5,8 +5,8 @@
  *
  * Host code (the CLI, the trainer, the Hub) uses the subpaths: `@vf-rl/core/client` (model clients
  * and endpoints), `/results` (runs on disk), `/loading` (finding and loading environment packages),
- * `/rollout` (rollout state to records), `/config` (config messages), `/errors` (the error classes
- * alone), `/mcp` (an environment's tools served over MCP) and `/testing` (a scripted
+ * `/rollout` (rollout state to records), `/config` (config messages), `/errors` (every error class,
+ * which the root re-exports), `/mcp` (an environment's tools served over MCP) and `/testing` (a scripted
  * OpenAI-compatible server for offline tests).
  */
 
@@ -32,25 +32,8 @@ export {
 } from "./envs/multi-turn-env.ts";
 export { SingleTurnEnv, type SingleTurnEnvOptions } from "./envs/single-turn-env.ts";
 export { type ToolCallContext, ToolEnv, type ToolEnvOptions, type ToolSession } from "./envs/tool-env.ts";
-export {
-  AuthoringError,
-  CancelledError,
-  ConfigError,
-  DatasetError,
-  DuplicateMetricError,
-  EnvArgsError,
-  InfraError,
-  McpServerError,
-  McpToolError,
-  ModelError,
-  RolloutError,
-  SandboxError,
-  SystemError,
-  ToolCallError,
-  ToolError,
-  UserError,
-  VfError,
-} from "./errors.ts";
+// Every error class, one list: the same as @vf-rl/core/errors (error-classes.ts).
+export * from "./error-classes.ts";
 export { type EvaluateOptions, type EvaluateResult, evaluate } from "./generate/evaluate.ts";
 export { type GenerateOptions, type GenerateResult, generate } from "./generate/generate.ts";
 export { Slots } from "./generate/slots.ts";

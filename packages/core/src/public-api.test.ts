@@ -1,7 +1,8 @@
-// @vf-rl/core's public API is a contract: the root export is the authoring surface, and every other
-// subpath exports exactly the names code outside core imports (the other packages, environments,
-// examples, benchmarks, READMEs), each named explicitly and each with a line of JSDoc. A name
-// nothing outside uses is private; a name exported here must be documented where it is declared.
+// @vf-rl/core's public API is a contract: the root export is the authoring surface, /errors holds
+// every error class core declares (the root re-exports it whole), and every other subpath exports
+// exactly the names code outside core imports (the other packages, environments, examples,
+// benchmarks, READMEs), each named explicitly and each with a line of JSDoc. A name nothing outside
+// uses is private; a name exported here must be documented where it is declared.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -96,13 +97,35 @@ function documented(name: string, file: string, seen = new Set<string>()): boole
     .some((entry) => documented(name, entry.from, seen));
 }
 
+/** The one `export *` allowed: the root re-exporting /errors, so the list of errors is written once. */
+const errorClasses = join(core, "src", "error-classes.ts");
+
+/** Every exported error class declared in core's sources (not tests). */
+function declaredErrorClasses(): { name: string; file: string }[] {
+  const found: { name: string; file: string }[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) {
+        const text = readFileSync(path, "utf8");
+        for (const match of text.matchAll(/export\s+(?:abstract\s+)?class\s+(\w+Error)\b/g))
+          found.push({ name: match[1]!, file: relative(core, path) });
+      }
+    }
+  };
+  walk(join(core, "src"));
+  return found;
+}
+
 describe("@vf-rl/core's subpaths", () => {
-  it("name every export explicitly (no export *), each documented where it is declared", () => {
+  it("name every export explicitly (no export * but the root's of /errors), each documented where it is declared", () => {
     const problems: string[] = [];
     for (const { subpath, file } of entries) {
       for (const { name, from } of exportsOf(file)) {
-        if (name === "*")
+        if (name === "*" && !(subpath === "." && from === errorClasses))
           problems.push(`${subpath}: export * from ${relative(core, from)}: name the exports`);
+        else if (name === "*") continue;
         else if (!documented(name, from))
           problems.push(`${subpath}: ${name} has no JSDoc where it is declared`);
       }
@@ -110,10 +133,38 @@ describe("@vf-rl/core's subpaths", () => {
     expect(problems).toEqual([]);
   });
 
-  it("other than the root (the authoring surface), export exactly what code outside core imports", () => {
+  it("export every error class core declares from /errors, and so from the root", () => {
+    const exported = new Set(exportsOf(errorClasses).map((entry) => entry.name));
+    const missing = declaredErrorClasses().filter(({ name }) => !exported.has(name));
+    expect(missing).toEqual([]);
+    expect(entries.find((entry) => entry.subpath === "./errors")?.file).toBe(errorClasses);
+  });
+
+  it("load no package but zod from /errors (no model SDK), so the Hub and a command line import it cheaply", () => {
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, "utf8");
+      // Static imports that load a module (`import type` is erased).
+      for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;()]*?from\s+"([^"]+)"/gm)) {
+        const specifier = match[2]!;
+        if (match[1]) continue;
+        if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
+        else if (!specifier.startsWith("node:")) packages.add(specifier);
+      }
+    };
+    visit(errorClasses);
+    // zod: the results layout a foreign-run error names is read with it; it is small and core's own.
+    expect([...packages]).toEqual(["zod"]);
+    expect(seen.size).toBeGreaterThan(3);
+  });
+
+  it("other than the root (the authoring surface) and /errors, export exactly what code outside core imports", () => {
     const used = importedOutside();
     const problems: string[] = [];
-    for (const { subpath, file } of entries.filter((entry) => entry.subpath !== ".")) {
+    for (const { subpath, file } of entries.filter((entry) => ![".", "./errors"].includes(entry.subpath))) {
       const exported = new Set(exportsOf(file).map((entry) => entry.name));
       const imported = used.get(subpath) ?? new Map<string, string>();
       for (const name of exported) {

@@ -2,7 +2,7 @@
  * The one error type of the Hub, on both sides of the wire: the server throws it and renders it as
  * `{error: {code, message, details}}`; the client rebuilds it from that envelope. Branch on `code`.
  */
-import { VfError } from "@vf-rl/core";
+import { VfError } from "@vf-rl/core/errors";
 import { type HubErrorCode, STATUS_OF } from "./api/error-code.ts";
 
 /** A Hub failure with a typed `code`, its HTTP `status`, and a message that says what to do. */
