@@ -5,7 +5,6 @@
  * setting is a flag of `vf eval`, a key of a `vf train` config or an option of `evaluate`, so each
  * host adds its own hint from the error's class and fields (see the CLI's flag-hints.ts).
  */
-import type { SettingMismatch } from "./results/resume-settings.ts";
 
 /**
  * Base of every error vf throws or records; `name` is the subclass's name ("EnvArgsError"), which
@@ -293,6 +292,13 @@ export function errorChain(error: unknown): string[] {
 // loading the results module (and zod) at start-up. Their messages name settings in words
 // ("resume", "the output folder"), never a command-line flag: under `vf train` the same setting is
 // a config key, so the host adds its own hint from the fields (see the CLI's flag-hints.ts).
+
+/** One setting that differs between a saved run and the run asked for: the saved value and the new one. */
+export interface SettingMismatch {
+  key: string;
+  saved: unknown;
+  now: unknown;
+}
 
 /** "key (saved X, now Y); ..." for a message. */
 export function describeMismatches(mismatches: readonly SettingMismatch[]): string {

@@ -67,7 +67,7 @@ export { MaybeThinkParser } from "./parsers/maybe-think-parser.ts";
 export { Parser, type ParserOptions } from "./parsers/parser.ts";
 export { ThinkParser, textAfterThink } from "./parsers/think-parser.ts";
 export { XMLParser, type XMLParserOptions } from "./parsers/xml-parser.ts";
-export type { TrajectoryStep } from "./results/rollout-record.ts";
+export type { TrajectoryStep } from "./records/rollout-record.ts";
 export type { Info, RolloutInput, RolloutState } from "./rollout/rollout-state.ts";
 export { JudgeRubric, type JudgeRubricOptions } from "./rubrics/judge-rubric.ts";
 export { lcsRatio } from "./rubrics/lcs-ratio.ts";

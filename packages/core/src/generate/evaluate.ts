@@ -11,13 +11,13 @@
  */
 import type { FatalModelError } from "../client/fatal-model-error.ts";
 import type { Environment } from "../envs/environment.ts";
+import { type RunSummary, summarizeRun } from "../metrics/summarize-run.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
+import type { RunMetadata } from "../records/run-metadata.ts";
 import { planResume } from "../results/plan-resume.ts";
 import type { ResumeSettings } from "../results/resume-settings.ts";
-import type { RolloutRecord } from "../results/rollout-record.ts";
 import { newRunId, runDirectory } from "../results/run-directory.ts";
-import type { RunMetadata } from "../results/run-metadata.ts";
 import { RunWriter } from "../results/run-writer.ts";
-import { type RunSummary, summarizeRun } from "../results/summarize-run.ts";
 import { type GenerateOptions, generate } from "./generate.ts";
 import { unknownStateColumns, unknownStateColumnsWarning } from "./unknown-state-columns.ts";
 

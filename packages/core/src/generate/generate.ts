@@ -18,7 +18,7 @@ import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
 import { sleep } from "../client/retrying-call.ts";
 import type { Environment } from "../envs/environment.ts";
 import { CancelledError, GroupScoringRequiredError } from "../errors.ts";
-import type { RolloutRecord } from "../results/rollout-record.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
 import { createState, type RolloutInput, type RolloutState, recordError } from "../rollout/rollout-state.ts";
 import { toRecord } from "../rollout/to-record.ts";
 import { CancelScope } from "./cancel-scope.ts";

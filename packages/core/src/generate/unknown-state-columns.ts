@@ -3,7 +3,7 @@
  * nothing in every row, which nobody notices until the analysis: find the names that no finished
  * rollout had, so the run can warn after its first results instead of at the end.
  */
-import type { RolloutRecord } from "../results/rollout-record.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
 
 /** The requested columns that none of `records` has a value for; [] until a rollout succeeds. */
 export function unknownStateColumns(records: readonly RolloutRecord[], columns: readonly string[]): string[] {

@@ -12,7 +12,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
-import { isJsonObject } from "./json-object.ts";
+import { isJsonObject } from "../records/json-object.ts";
 import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
 
 /** Which foreign layout a folder holds. */

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../errors.ts";
+import { RolloutRecord } from "../records/rollout-record.ts";
+import { RunMetadata } from "../records/run-metadata.ts";
 import { listRuns } from "./list-runs.ts";
-import { RolloutRecord } from "./rollout-record.ts";
 import { runDirectory } from "./run-directory.ts";
-import { RunMetadata } from "./run-metadata.ts";
 import { RunWriter } from "./run-writer.ts";
 
 const fixtures = fileURLToPath(new URL("./fixtures/verifiers-outputs/", import.meta.url));

@@ -6,12 +6,12 @@ import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { RunsFolderNotFoundError, UserError } from "../errors.ts";
+import type { RunStatus } from "../records/run-metadata.ts";
 import { foreignLayout, refuseForeignRun } from "./foreign-run.ts";
 import { readMetadata } from "./read-metadata.ts";
 import { firstOfEachRollout, readRecords } from "./read-records.ts";
 import { meanReward, runStatus } from "./read-run.ts";
 import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
-import type { RunStatus } from "./run-metadata.ts";
 
 /** One saved run, summarised. */
 export interface RunListing {

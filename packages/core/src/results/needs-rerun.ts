@@ -6,7 +6,7 @@
  */
 import { STOPPED_RUN_ERROR_NAMES } from "../client/fatal-model-error.ts";
 import { EndpointUnreachableError, InfraError, ModelHttpError, SandboxError } from "../errors.ts";
-import type { ErrorData } from "./rollout-record.ts";
+import type { ErrorData } from "../records/rollout-record.ts";
 
 /** Class names of the InfraError family: vf's, and those Python verifiers records. */
 const INFRA_ERROR_NAMES = new Set([

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../errors.ts";
+import { RolloutRecord } from "../records/rollout-record.ts";
+import { RunMetadata, type RunStatus } from "../records/run-metadata.ts";
 import { completedGroups, planResume } from "./plan-resume.ts";
 import { readRun } from "./read-run.ts";
 import type { ResumeSettings } from "./resume-settings.ts";
-import { RolloutRecord } from "./rollout-record.ts";
 import { runDirectory } from "./run-directory.ts";
-import { RunMetadata, type RunStatus } from "./run-metadata.ts";
 import { RunWriter } from "./run-writer.ts";
 
 const envId = "echo";

@@ -14,6 +14,8 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { describeMismatches, ResumeSettingsMismatchError, UserError } from "../errors.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
+import type { RunMetadata } from "../records/run-metadata.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
 import { needsRerun } from "./needs-rerun.ts";
 import { readMetadata } from "./read-metadata.ts";
@@ -21,10 +23,8 @@ import { type LoadedRow, readRecords } from "./read-records.ts";
 import type { ReadWarning } from "./read-warning.ts";
 import { readResultLines, repairTail, type TailRepair } from "./results-file.ts";
 import { type ResumeSettings, settingsMismatches } from "./resume-settings.ts";
-import type { RolloutRecord } from "./rollout-record.ts";
 import { envModelDirectory, RESULTS_FILE } from "./run-directory.ts";
 import { acquireRunLock, type RunLock } from "./run-lock.ts";
-import type { RunMetadata } from "./run-metadata.ts";
 
 /** The run about to start, and where its earlier runs would be. */
 export interface PlanResumeOptions {

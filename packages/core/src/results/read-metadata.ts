@@ -2,12 +2,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
+import { isJsonObject, type JsonObject } from "../records/json-object.ts";
+import { normalizeMetadata } from "../records/normalize-metadata.ts";
+import { RunMetadata } from "../records/run-metadata.ts";
 import { issueLines } from "../schema-issues.ts";
 import { refuseForeignRun } from "./foreign-run.ts";
-import { isJsonObject, type JsonObject } from "./json-object.ts";
-import { normalizeMetadata } from "./normalize-metadata.ts";
 import { METADATA_FILE } from "./run-directory.ts";
-import { RunMetadata } from "./run-metadata.ts";
 
 /** The validated metadata, and whether the file itself said the run's status (vf's files do). */
 export interface MetadataFile {

@@ -5,12 +5,12 @@
  */
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
+import { isJsonObject } from "../records/json-object.ts";
+import { normalizeRow } from "../records/normalize-row.ts";
+import { RolloutRecord } from "../records/rollout-record.ts";
 import { issueLines } from "../schema-issues.ts";
-import { isJsonObject } from "./json-object.ts";
-import { normalizeRow } from "./normalize-row.ts";
 import type { ReadWarning } from "./read-warning.ts";
 import { type RawLine, readResultLines } from "./results-file.ts";
-import { RolloutRecord } from "./rollout-record.ts";
 import { RESULTS_FILE } from "./run-directory.ts";
 
 /** A loaded row with the line it came from, so a caller can rewrite the file keeping the originals. */

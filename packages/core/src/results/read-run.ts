@@ -6,13 +6,14 @@
  * const { metadata, records, warnings } = await readRun("outputs/evals/gsm8k--gpt-4.1-mini/1a2b3c4d");
  * for (const w of warnings) console.warn(formatWarning(w));
  */
+
+import { summarizeRun } from "../metrics/summarize-run.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
+import type { RunMetadata, RunStatus } from "../records/run-metadata.ts";
 import { readMetadata } from "./read-metadata.ts";
 import { firstOfEachRollout, readRecords } from "./read-records.ts";
 import type { ReadWarning } from "./read-warning.ts";
-import type { RolloutRecord } from "./rollout-record.ts";
 import { lockOwner } from "./run-lock.ts";
-import type { RunMetadata, RunStatus } from "./run-metadata.ts";
-import { summarizeRun } from "./summarize-run.ts";
 
 /** A run as loaded from disk. */
 export interface LoadedRun {

@@ -3,9 +3,10 @@
  * would mix two experiments in one file.
  */
 import { z } from "zod";
-import { isJsonObject } from "./json-object.ts";
-import { normalizeSampling } from "./normalize-metadata.ts";
-import type { RunMetadata } from "./run-metadata.ts";
+import type { SettingMismatch } from "../errors.ts";
+import { isJsonObject } from "../records/json-object.ts";
+import { normalizeSampling } from "../records/normalize-metadata.ts";
+import type { RunMetadata } from "../records/run-metadata.ts";
 
 /** What a new run asks for, in metadata.json's field names. */
 export const ResumeSettings = z.object({
@@ -19,13 +20,6 @@ export const ResumeSettings = z.object({
 });
 /** See `ResumeSettings` (the schema). */
 export type ResumeSettings = z.infer<typeof ResumeSettings>;
-
-/** One setting that differs, with the saved value and the requested one. */
-export interface SettingMismatch {
-  key: string;
-  saved: unknown;
-  now: unknown;
-}
 
 /** What a run is: its environment, model and settings. */
 export interface RunIdentity {

@@ -8,11 +8,11 @@ import {
   RunsFolderNotFoundError,
   UserError,
 } from "../errors.ts";
+import { RolloutRecord } from "../records/rollout-record.ts";
+import { RunMetadata } from "../records/run-metadata.ts";
 import { listRuns } from "./list-runs.ts";
 import { planResume } from "./plan-resume.ts";
-import { RolloutRecord } from "./rollout-record.ts";
 import { runDirectory } from "./run-directory.ts";
-import { RunMetadata } from "./run-metadata.ts";
 import { RunWriter } from "./run-writer.ts";
 
 // A flag such as -R, -o or --resume: core is also driven by `vf train`, where settings are config keys.

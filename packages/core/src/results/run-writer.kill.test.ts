@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { contentText } from "../messages/message.ts";
+import { RolloutRecord } from "../records/rollout-record.ts";
 import { planResume } from "./plan-resume.ts";
 import { readRun } from "./read-run.ts";
-import { RolloutRecord } from "./rollout-record.ts";
 import { RunWriter } from "./run-writer.ts";
 
 const writerModule = fileURLToPath(new URL("./run-writer.ts", import.meta.url));

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SystemError, UserError } from "../errors.ts";
+import { RolloutRecord } from "../records/rollout-record.ts";
+import { RunMetadata } from "../records/run-metadata.ts";
 import { readRun } from "./read-run.ts";
-import { RolloutRecord } from "./rollout-record.ts";
 import { newRunId, runDirectory } from "./run-directory.ts";
-import { RunMetadata } from "./run-metadata.ts";
 import { RunWriter } from "./run-writer.ts";
 
 function record(

@@ -15,14 +15,14 @@
 import { open, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { RunFolderNotEmptyError } from "../errors.ts";
+import { recordToLine } from "../records/record-line.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
+import { RunMetadata } from "../records/run-metadata.ts";
 import { writeFileAtomic, writeSynced } from "./atomic-file.ts";
 import { makeFolder } from "./make-folder.ts";
-import { recordToLine } from "./record-line.ts";
 import { repairTail } from "./results-file.ts";
-import type { RolloutRecord } from "./rollout-record.ts";
 import { METADATA_FILE, RESULTS_FILE } from "./run-directory.ts";
 import { acquireRunLock, type LockInfo, type RunLock } from "./run-lock.ts";
-import { RunMetadata } from "./run-metadata.ts";
 
 /** Which folder to write, and whether to continue the rows already there. */
 export interface RunWriterOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RolloutRecord } from "./rollout-record.ts";
+import { RolloutRecord } from "../records/rollout-record.ts";
 import { describeSftSelection, selectSftConversations } from "./sft-selection.ts";
 
 const row = (exampleId: number, rolloutIndex: number, reward: number, extra: Record<string, unknown> = {}) =>

@@ -5,7 +5,7 @@
  * prompt + completion and `vf sft` trains on.
  */
 import type { Message } from "../messages/message.ts";
-import type { RolloutRecord } from "./rollout-record.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
 
 /** Which rollouts to keep. Failed rollouts (an error recorded) are never kept. */
 export interface SftFilter {

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { ModelResponse, SamplingArgs } from "../client/model-client.ts";
 import { errorChain, isRetryable } from "../errors.ts";
 import type { AssistantMessage, Messages } from "../messages/message.ts";
-import type { ErrorData, ScoringError } from "../results/rollout-record.ts";
+import type { ErrorData, ScoringError } from "../records/rollout-record.ts";
 import type { ToolDefinition } from "../tools/tool.ts";
 
 /** Free-form per-row data handed to rewards and environments. */

@@ -1,6 +1,6 @@
 /** Turns a finished, scored rollout state into the row saved in results.jsonl. */
 import { UserError } from "../errors.ts";
-import type { RolloutRecord, TrajectoryStep } from "../results/rollout-record.ts";
+import type { RolloutRecord, TrajectoryStep } from "../records/rollout-record.ts";
 import { type RolloutState, usageOf } from "./rollout-state.ts";
 import { stateValue } from "./state-value.ts";
 

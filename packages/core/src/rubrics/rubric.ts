@@ -13,7 +13,7 @@
 
 import { AuthoringError } from "../errors.ts";
 import { Parser } from "../parsers/parser.ts";
-import type { ScoringError } from "../results/rollout-record.ts";
+import type { ScoringError } from "../records/rollout-record.ts";
 import { errorData, type RolloutState } from "../rollout/rollout-state.ts";
 import { type GroupRewardFn, type RewardContext, type RewardFn, rewardContext } from "./reward-context.ts";
 import { type Score, Scorer } from "./scorer.ts";

@@ -4,7 +4,7 @@
  */
 
 import { GroupScoringRequiredError } from "../errors.ts";
-import type { ScoringError } from "../results/rollout-record.ts";
+import type { ScoringError } from "../records/rollout-record.ts";
 import type { RolloutState } from "../rollout/rollout-state.ts";
 
 export interface Score {

@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { readRun } from "./read-run.ts";
-import { RolloutRecord } from "./rollout-record.ts";
+import { RolloutRecord } from "../records/rollout-record.ts";
+import { readRun } from "../results/read-run.ts";
 import { summarizeRun } from "./summarize-run.ts";
 
 const mathPython = fileURLToPath(
-  new URL("./fixtures/verifiers-outputs/evals/math-python--gpt-4.1-mini/578769a7", import.meta.url),
+  new URL("../results/fixtures/verifiers-outputs/evals/math-python--gpt-4.1-mini/578769a7", import.meta.url),
 );
 
 function row(exampleId: number, rolloutIndex: number, reward: number, extra: Record<string, unknown> = {}) {

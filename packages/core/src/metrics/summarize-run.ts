@@ -7,9 +7,10 @@
  * const summary = summarizeRun(records, { rolloutsPerExample: 3 });
  * await writer.writeMetadata({ ...meta, ...summary.aggregates, status: "complete" });
  */
+
+import { type RolloutRecord, RolloutTiming } from "../records/rollout-record.ts";
+import type { RunMetadata } from "../records/run-metadata.ts";
 import { computePassAtK } from "./pass-at-k.ts";
-import { type RolloutRecord, RolloutTiming } from "./rollout-record.ts";
-import type { RunMetadata } from "./run-metadata.ts";
 
 /** Rollouts per example (for pass@k and the r-lines) and the pass threshold. */
 export interface SummarizeOptions {

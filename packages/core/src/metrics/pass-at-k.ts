@@ -7,7 +7,7 @@
  * pass^k = C(c, k) / C(n, k): the chance that all k are. Both are computed as running products of
  * ratios, never as factorials, so they stay exact enough for any n.
  */
-import type { RolloutRecord } from "./rollout-record.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
 
 /** pass@k of one example with `n` rollouts of which `c` are correct (1 ≤ k ≤ n). */
 export function passAtK(n: number, c: number, k: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { RolloutRecord } from "../records/rollout-record.ts";
 import { computePassAtK, passAllK, passAtK, passKs } from "./pass-at-k.ts";
-import { RolloutRecord } from "./rollout-record.ts";
 
 const out = (exampleId: number, reward: number, rolloutIndex = 0) =>
   RolloutRecord.parse({

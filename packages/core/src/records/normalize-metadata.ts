@@ -1,6 +1,6 @@
 /**
  * Brings a metadata.json written by any verifiers release (or by vf) to the shape `RunMetadata`
- * validates. What changed over verifiers' history, each mapped here (fixtures/verifiers-* holds a
+ * validates. What changed over verifiers' history, each mapped here (results/fixtures/verifiers-* holds a
  * run in each shape):
  * - 0.1.2.post1: as 0.1.3, but the sampling settings as top-level `max_tokens` and `temperature`
  *   (null when not given), with no `sampling_args`.
