@@ -1,5 +1,6 @@
 // Bad input as a user types it, through the real vf binary: each mistake is one line that says what
 // is wrong and what to do, a non-zero exit, and no "internal error" (and nothing spins).
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -11,6 +12,8 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "vf-bad-input-"));
   await writeFile(join(dir, "minus-five.toml"), 'num_examples = -5\n[[eval]]\nid = "reverse-text"\n');
+  // Named pipes nobody writes to: reading one blocks for ever.
+  for (const name of ["fifo.toml", "fifo.jsonl"]) execFileSync("mkfifo", [join(dir, name)]);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -30,6 +33,29 @@ describe("bad input", () => {
     ],
     [["eval", "reverse-text", ...small, "-s", "-o", "/proc/vf-x"], 1, /cannot create \/proc\/vf-x/],
     [["serve", "--port", "99999"], 2, /^error: --port must be a port from 0 to 65535/],
+    [
+      ["train", "fifo.toml"],
+      2,
+      /^error: the training config fifo.toml is a named pipe, not a regular file: pass a TOML file/,
+    ],
+    [["train", "/dev/zero"], 2, /^error: the training config \/dev\/zero is a device, not a regular file/],
+    [
+      ["sft", "--data", "fifo.jsonl"],
+      2,
+      /^error: --data fifo.jsonl is a named pipe, not a regular file: pass a JSONL file/,
+    ],
+    [["sft", "--data", "/dev/zero"], 2, /^error: --data \/dev\/zero is a device, not a regular file/],
+    [
+      ["sft", "--env", "reverse-text", "--config", "fifo.toml"],
+      2,
+      /^error: --config fifo.toml is a named pipe/,
+    ],
+    [["sft", "--env", "reverse-text", "--eval-data", "/proc/self/status"], 2, /is a kernel file/],
+    [
+      ["sft", "--env", "reverse-text", "-o", "/proc/vf-x"],
+      2,
+      /^error: -o \/proc\/vf-x: cannot create \/proc\/vf-x/,
+    ],
     [
       ["train", join(REPO, "configs/train/reverse-text.toml"), "--resume", "--output_dir", "empty-run"],
       1,

@@ -8,6 +8,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "@vf-rl/core/errors";
 import type { SftProgress, StartingModel } from "@vf-rl/train/supervised";
+import { checkInputPath, makeOutputFolder } from "../../path-checks.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import type { TrainedEnv } from "../eval/eval-hint.ts";
@@ -51,6 +52,7 @@ export async function runSftCommand(flags: SftFlags, io: Output): Promise<void> 
       "no training data: pass --data FILE.jsonl|RUN_DIR or --env ID (e.g. --env reverse-text)",
     );
   }
+  await checkPaths(flags);
   const model = await startingModel(flags);
   const { fineTune, UnfilterableDataError } = await import("@vf-rl/train/supervised");
   const interrupt = onInterrupt(io);
@@ -121,6 +123,31 @@ async function trainedEnvs(flags: SftFlags): Promise<TrainedEnv[]> {
     envs.push({ id: metadata.env_id, args: metadata.env_args });
   }
   return envs;
+}
+
+/** Every path of the flags, before the model or data is read (a named pipe would block for ever). */
+async function checkPaths(flags: SftFlags): Promise<void> {
+  for (const path of flags.data) {
+    await checkInputPath(path, {
+      label: "--data",
+      accept: "file or folder",
+      fix: 'pass a JSONL file ({"messages": [...]} a line) or a run folder of vf eval -s',
+    });
+  }
+  for (const path of flags.evalData) {
+    await checkInputPath(path, { label: "--eval-data", fix: "pass a JSONL file of held-out conversations" });
+  }
+  if (flags.config !== undefined && !flags.config.trimStart().startsWith("{")) {
+    await checkInputPath(flags.config, { label: "--config", fix: "pass JSON or a config.json file" });
+  }
+  if (flags.model !== undefined) {
+    await checkInputPath(flags.model, {
+      label: "--model",
+      accept: "folder",
+      fix: "pass a checkpoint folder that vf train or vf sft wrote",
+    });
+  }
+  await makeOutputFolder(flags.output, { label: "-o", fix: "choose a folder you can write" });
 }
 
 /** --model (a checkpoint folder) or --config (a fresh model: JSON, or a config.json file); none: the base model. */

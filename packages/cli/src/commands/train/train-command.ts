@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import type { ConfigOverride } from "@vf-rl/train";
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
+import { checkInputPath } from "../../path-checks.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 
@@ -61,6 +62,10 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
       if (flags.trainerUrl !== undefined) {
         overrides.push({ path: ["trainer", "url"], value: flags.trainerUrl, flag: "--trainer-url" });
       }
+      await checkInputPath(path, {
+        label: "the training config",
+        fix: "pass a TOML file, e.g. configs/train/reverse-text.toml",
+      });
       const config = await loadTrainConfig(path, overrides);
       if (flags.dryRun) {
         const toml = stringifyToml(JSON.parse(JSON.stringify(config)) as Record<string, unknown>);
