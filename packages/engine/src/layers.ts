@@ -38,7 +38,7 @@ export function encoderBackward(
   for (let n = 0; n < N; n++) {
     const dst = tokens[n]! * C;
     const src = n * C;
-    for (let i = 0; i < C; i++) dTokEmb[dst + i] += dout[src + i]!;
+    for (let i = 0; i < C; i++) dTokEmb[dst + i]! += dout[src + i]!;
   }
 }
 
@@ -86,8 +86,8 @@ export function rmsnormBackward(
     for (let i = 0; i < C; i++) {
       const dy = dout[o + i]!;
       const x = inp[o + i]!;
-      dweight[i] += dy * x * r;
-      dinp[o + i] += r * weight[i]! * dy - k * x;
+      dweight[i]! += dy * x * r;
+      dinp[o + i]! += r * weight[i]! * dy - k * x;
     }
   }
 }
@@ -403,6 +403,6 @@ export function gatherRows(out: Floats, inp: Floats, rows: Int32Array, C: number
 export function scatterRowsBackward(dinp: Floats, dout: Floats, rows: Int32Array, C: number): void {
   for (let m = 0; m < rows.length; m++) {
     const dst = rows[m]! * C;
-    for (let i = 0; i < C; i++) dinp[dst + i] += dout[m * C + i]!;
+    for (let i = 0; i < C; i++) dinp[dst + i]! += dout[m * C + i]!;
   }
 }

@@ -52,7 +52,8 @@ function assembleAttentionRow(C: number, H: number, T: number): WasmFunction {
   const rowBytes = D * 4;
   const valuesOffset = T * C * 4; // values (H, T, D) follow keys (H, T, D)
   const count = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
-  const named = (n: number, prefix: string): string[] => count(n).map((i) => `${prefix}${i}`);
+  const named = <Prefix extends string>(n: number, prefix: Prefix): `${Prefix}${number}`[] =>
+    count(n).map((i) => `${prefix}${i}` as const);
   const { at, params, locals } = namedLocals({
     params: { qkv: i32, keys: i32, pos: i32, out: i32, probs: i32 },
     i32: ["kr", "pr", "keysEnd", "probsEnd", "row", ...EXP_SCRATCH.i32],
