@@ -108,7 +108,9 @@ describe("vf env push", () => {
     const dry = await vf(["env", "push", dir, "--dry-run"]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/package\.json/);
-    expect(dry.stdout).toMatch(/would push \(you\)\/capitals@0\.1\.0: 6 files/);
+    // The scaffold's package.json "files" (src, data, README.md) leaves its vitest.config.ts home.
+    expect(dry.stdout).not.toMatch(/vitest\.config\.ts/);
+    expect(dry.stdout).toMatch(/would push \(you\)\/capitals@0\.1\.0: 5 files/);
     await expect(admin.envInfo("admin", "capitals")).rejects.toMatchObject({ code: "not_found" });
 
     const created = await vf(["env", "push", dir]);

@@ -17,7 +17,7 @@ export { migrate } from "./db/migrate.ts";
 export { openPgliteDatabase } from "./db/pglite-database.ts";
 export { openPostgresDatabase, type PostgresOptions } from "./db/postgres-database.ts";
 export { HubError } from "./hub-error.ts";
-export { collectPackageFiles } from "./package/collect-files.ts";
+export { collectPackageFiles, readUnpackedPackage } from "./package/collect-files.ts";
 export {
   CONTENT_HASH_SPEC,
   contentHash,

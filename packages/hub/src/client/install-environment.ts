@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { managedEnvironmentsDir } from "@vf-rl/core/loading";
 import type { VersionInfo } from "../api/schemas/env-schemas.ts";
-import { collectPackageFiles } from "../package/collect-files.ts";
+import { readUnpackedPackage } from "../package/collect-files.ts";
 import { contentHash } from "../package/content-hash.ts";
 import { parseEnvSpec } from "./env-spec.ts";
 import type { HubClient } from "./hub-client.ts";
@@ -72,7 +72,7 @@ export async function installEnvironment(options: InstallOptions): Promise<Insta
     args: ["install", `${packageName}@${version.semver}`, "--save-exact"],
     ...(options.client.apiKey ? { secretConfig: `${authKey(registry)}=${options.client.apiKey}` } : {}),
   });
-  const installed = contentHash(collectPackageFiles(dir));
+  const installed = contentHash(readUnpackedPackage(dir));
   if (installed !== version.content_hash) {
     throw new InstallError(
       `npm installed ${id}@${version.semver} into ${dir} with content ${installed}, not the Hub's ${version.content_hash}: run vf env uninstall ${id} and install again`,

@@ -1,6 +1,6 @@
 /**
- * `vf env push [DIR]`: collect the package files by the content-hash spec, and push them as an
- * npm-style .tgz. Idempotent: when the Hub already has this content the answer is `unchanged`
+ * `vf env push [DIR]`: collect the files `npm pack` would pack from DIR (less what the Hub never
+ * takes: dot-files, node_modules, outputs/), and push them as an npm-style .tgz. Idempotent: when the Hub already has this content the answer is `unchanged`
  * ("already at version X"), a success, and `--bump` then changes nothing. `--bump patch|minor`
  * rewrites the local package.json version (above both the local and the Hub's latest) before
  * pushing. `--dry-run` lists what would be sent and touches nothing.
@@ -11,7 +11,7 @@ import semver from "semver";
 import type { PushResult, Visibility } from "../api/schemas/env-schemas.ts";
 import { HubError } from "../hub-error.ts";
 import { collectPackageFiles } from "../package/collect-files.ts";
-import { contentHash } from "../package/content-hash.ts";
+import { contentHash, type PackageFile } from "../package/content-hash.ts";
 import { readPackageManifest } from "../package/package-manifest.ts";
 import { packTarball } from "../package/package-tarball.ts";
 import type { HubClient } from "./hub-client.ts";
@@ -56,7 +56,7 @@ export type PushOutcome =
 /** Pushes the package in `dir`; see the file comment. */
 export async function pushEnvironment(options: PushOptions): Promise<PushOutcome> {
   const dir = options.dir ?? process.cwd();
-  let files = collectPackageFiles(dir);
+  let files = await collectPackageFiles(dir);
   let manifest = readPackageManifest(files);
   await options.check?.(dir);
   let hash = contentHash(files);
@@ -85,7 +85,7 @@ export async function pushEnvironment(options: PushOptions): Promise<PushOutcome
     const next = semver.inc(base, options.bump)!;
     bumpedFrom = manifest.version;
     rewriteVersion(join(dir, "package.json"), next);
-    files = collectPackageFiles(dir);
+    files = await collectPackageFiles(dir);
     manifest = readPackageManifest(files);
     hash = contentHash(files);
   }
@@ -108,7 +108,7 @@ async function unchanged(
   options: PushOptions,
   owner: string,
   name: string,
-  files: ReturnType<typeof collectPackageFiles>,
+  files: PackageFile[],
   hash: string,
 ): Promise<PushOutcome> {
   // Pushing the same bytes again is the cheapest way to get the Hub's own "unchanged" answer (and apply --visibility).

@@ -49,7 +49,7 @@ export async function pushReport(options: PushReportOptions): Promise<PushReport
   const run = await readRun(options.runDir);
   const { metadata, records } = run;
   const envId = options.env ?? metadata.env_id;
-  const hash = options.contentHash ?? localContentHash(metadata.env_id, options.cwd);
+  const hash = options.contentHash ?? (await localContentHash(metadata.env_id, options.cwd));
   let env = envId.replace(/@.*$/, "");
   if (!env.includes("/")) env = `${(await options.client.whoami()).user.name}/${env}`;
   let report = await options.client.openReport({
@@ -111,7 +111,7 @@ function chunkRows(
   return chunks;
 }
 
-function localContentHash(envId: string, cwd: string | undefined): string {
+async function localContentHash(envId: string, cwd: string | undefined): Promise<string> {
   let dir: string;
   try {
     dir = findEnvironment(envId, cwd ? { cwd } : {}).dir;
@@ -121,5 +121,5 @@ function localContentHash(envId: string, cwd: string | undefined): string {
       `cannot find the environment "${envId}" this run used, to pin the report to its version (${(error as Error).message}): pass --env owner/name and --hash`,
     );
   }
-  return contentHash(collectPackageFiles(dir));
+  return contentHash(await collectPackageFiles(dir));
 }

@@ -1,68 +1,73 @@
 /**
- * Collects the files of an environment package folder by the content-hash inclusion rules
- * (docs/content-hash.md): regular files only, no dot-files, no node_modules, no root outputs/, nothing
- * the root .gitignore ignores. A symlink or other special file is refused, never followed.
+ * Reads the files of an environment package from a folder. `collectPackageFiles` takes a package's
+ * source folder and collects what `npm pack` would pack there (npm-pack-list.ts), less what the Hub
+ * never takes (package-path.ts: dot-files, node_modules, the root outputs/): `vf env push` sends
+ * exactly these, and a report is pinned to their hash. `readUnpackedPackage` takes a folder a package
+ * was unpacked into (installed or pulled) and reads every file it holds, to check it against the
+ * version's hash. Both refuse a package over the size limits.
  */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import ignore from "ignore";
 import { HubError } from "../hub-error.ts";
 import type { PackageFile } from "./content-hash.ts";
+import { npmPackList } from "./npm-pack-list.ts";
 import { isIncludedPath } from "./package-path.ts";
 import { DEFAULT_PACKAGE_LIMITS, type PackageLimits } from "./package-tarball.ts";
 
-/** The package files under `dir`, paths relative and POSIX-style, in the spec's order. */
-export function collectPackageFiles(dir: string, limits: Partial<PackageLimits> = {}): PackageFile[] {
-  const { maxFiles, maxUnpackedBytes } = { ...DEFAULT_PACKAGE_LIMITS, ...limits };
-  const ignored = gitignoreOf(dir);
-  const files: PackageFile[] = [];
-  let total = 0;
+/** The files `npm pack` would pack from the source folder `dir`, as the Hub takes them. */
+export async function collectPackageFiles(
+  dir: string,
+  limits: Partial<PackageLimits> = {},
+): Promise<PackageFile[]> {
+  const paths = (await npmPackList(dir)).filter(isIncludedPath);
+  return readFiles(dir, paths, limits, 'leave large ones out (package.json "files", or .npmignore)');
+}
+
+/**
+ * Every file of the folder `dir` a package was unpacked into but its node_modules (its
+ * own dependencies, when npm installed it). A symbolic link or other special file is refused, never
+ * followed: no package unpacks to one.
+ */
+export function readUnpackedPackage(dir: string, limits: Partial<PackageLimits> = {}): PackageFile[] {
+  const paths: string[] = [];
   const walk = (relative: string): void => {
     for (const name of readdirSync(join(dir, relative)).sort()) {
       const path = relative ? `${relative}/${name}` : name;
       if (!isIncludedPath(path)) continue;
-      const stat = lstatSync(join(dir, path));
-      if (stat.isDirectory()) {
-        if (!ignored.ignores(`${path}/`)) walk(path);
-        continue;
-      }
-      if (ignored.ignores(path)) continue;
-      if (stat.isSymbolicLink()) {
-        throw new HubError(
-          "invalid_package",
-          `${path} is a symbolic link; packages hold only regular files: copy the target in, or list it in .gitignore`,
-        );
-      }
-      if (!stat.isFile())
-        throw new HubError(
-          "invalid_package",
-          `${path} is not a regular file: remove it or list it in .gitignore`,
-        );
-      total += stat.size;
-      if (files.length >= maxFiles)
-        throw new HubError(
-          "payload_too_large",
-          `${dir} has more than ${maxFiles} files: list the extra ones in .gitignore`,
-        );
-      if (total > maxUnpackedBytes) {
-        throw new HubError(
-          "payload_too_large",
-          `${dir} holds over ${maxUnpackedBytes} bytes of files: list large ones in .gitignore`,
-        );
-      }
-      files.push({ path, data: readFileSync(join(dir, path)) });
+      if (lstatSync(join(dir, path)).isDirectory()) walk(path);
+      else paths.push(path);
     }
   };
   walk("");
-  return files;
+  return readFiles(dir, paths, limits, "it is not a package the Hub served");
 }
 
-function gitignoreOf(dir: string): ReturnType<typeof ignore> {
-  const matcher = ignore();
-  try {
-    matcher.add(readFileSync(join(dir, ".gitignore"), "utf8"));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+function readFiles(
+  dir: string,
+  paths: readonly string[],
+  limits: Partial<PackageLimits>,
+  hint: string,
+): PackageFile[] {
+  const { maxFiles, maxUnpackedBytes } = { ...DEFAULT_PACKAGE_LIMITS, ...limits };
+  if (paths.length > maxFiles) {
+    throw new HubError("payload_too_large", `${dir} has more than ${maxFiles} package files: ${hint}`);
   }
-  return matcher;
+  let total = 0;
+  return paths.map((path) => {
+    const stat = lstatSync(join(dir, path));
+    if (!stat.isFile()) {
+      throw new HubError(
+        "invalid_package",
+        `${path} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a regular file"}; packages hold only regular files: copy the target in, or remove it`,
+      );
+    }
+    total += stat.size;
+    if (total > maxUnpackedBytes) {
+      throw new HubError(
+        "payload_too_large",
+        `${dir} holds over ${maxUnpackedBytes} bytes of package files: ${hint}`,
+      );
+    }
+    return { path, data: readFileSync(join(dir, path)) };
+  });
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { collectPackageFiles } from "./collect-files.ts";
+import { collectPackageFiles, readUnpackedPackage } from "./collect-files.ts";
 import { contentHash, sortFiles } from "./content-hash.ts";
 
 const file = (path: string, text: string) => ({ path, data: Buffer.from(text, "utf8") });
@@ -33,7 +33,7 @@ describe("the content hash (docs/content-hash.md)", () => {
   });
 });
 
-describe("collecting a package folder", () => {
+describe("reading a package folder", () => {
   const make = (files: Record<string, string>) => {
     const dir = mkdtempSync(join(tmpdir(), "vf-collect-"));
     for (const [path, text] of Object.entries(files)) {
@@ -43,7 +43,7 @@ describe("collecting a package folder", () => {
     return dir;
   };
 
-  it("leaves out dot-files, node_modules, root outputs/ and what the root .gitignore ignores", () => {
+  it("leaves out what npm pack would, and dot-files, node_modules and root outputs/", async () => {
     const dir = make({
       "package.json": "{}",
       ".env": "SECRET=1",
@@ -55,10 +55,11 @@ describe("collecting a package folder", () => {
       "data/outputs/keep.json": "[]",
       "build/bundle.js": "",
       "notes.log": "",
+      "package-lock.json": "{}",
       ".gitignore": "build/\n*.log\n",
       "src/index.js": "",
     });
-    expect(collectPackageFiles(dir).map((f) => f.path)).toEqual([
+    expect((await collectPackageFiles(dir)).map((f) => f.path)).toEqual([
       "data/outputs/keep.json",
       "package.json",
       "src/index.js",
@@ -66,12 +67,28 @@ describe("collecting a package folder", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("refuses a symbolic link, naming it, unless it is ignored", () => {
+  it("leaves a symbolic link out of a source folder, as npm pack does; an unpacked package with one is refused", async () => {
     const dir = make({ "package.json": "{}" });
     symlinkSync("/etc", join(dir, "etc"));
-    expect(() => collectPackageFiles(dir)).toThrow(/^etc is a symbolic link/);
-    writeFileSync(join(dir, ".gitignore"), "etc\n");
-    expect(collectPackageFiles(dir).map((f) => f.path)).toEqual(["package.json"]);
+    expect((await collectPackageFiles(dir)).map((f) => f.path)).toEqual(["package.json"]);
+    expect(() => readUnpackedPackage(dir)).toThrow(/^etc is a symbolic link/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads an unpacked package as it is: package.json files and a lockfile do not filter it", () => {
+    const dir = make({
+      "package.json": JSON.stringify({ name: "x", version: "1.0.0", files: ["index.js"] }),
+      "index.js": "",
+      "test/x.test.js": "",
+      "package-lock.json": "{}",
+      "node_modules/dep/index.js": "",
+    });
+    expect(readUnpackedPackage(dir).map((f) => f.path)).toEqual([
+      "index.js",
+      "package-lock.json",
+      "package.json",
+      "test/x.test.js",
+    ]);
     rmSync(dir, { recursive: true, force: true });
   });
 });

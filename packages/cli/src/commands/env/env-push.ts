@@ -1,8 +1,10 @@
 /**
  * `vf env push [DIR]`: publishes the environment package in DIR as a new version, or answers
- * "already at version X" (exit 0) when the Hub has this exact content. `--bump` raises the version
- * in package.json first when the content changed; `--dry-run` lists what would be sent. Before
- * either, the package must load as vf would load it (`--no-load-check` skips that).
+ * "already at version X" (exit 0) when the Hub has this exact content. It sends the files `npm pack`
+ * would pack there (package.json `files`, .npmignore, npm's always-included and always-excluded
+ * files), less dot-files, node_modules and outputs/. `--bump` raises the version in package.json
+ * first when the content changed; `--dry-run` lists what would be sent. Before either, the package
+ * must load as vf would load it (`--no-load-check` skips that).
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -42,7 +44,10 @@ export function registerEnvPush(env: Command, io: Output): void {
           "minor",
         ]),
       )
-      .option("--dry-run", "list the files and version that would be pushed; send nothing")
+      .option(
+        "--dry-run",
+        "list the files (those npm pack would pack) and version that would be pushed; send nothing",
+      )
       .option("--owner <name>", "push under this owner (default: your user)")
       .option("--no-load-check", "push without first loading the environment (e.g. it needs secrets to load)")
       .option("--json", "print the outcome as JSON"),

@@ -129,7 +129,7 @@ async function pinnedTarget(
   found: FoundEnvironment,
 ): Promise<{ env: string; contentHash: string }> {
   const { collectPackageFiles, contentHash } = await import("@vf-rl/hub");
-  const hash = contentHash(collectPackageFiles(found.dir));
+  const hash = contentHash(await collectPackageFiles(found.dir));
   const scopeDir = basename(dirname(found.dir));
   if (scopeDir.startsWith("@") && basename(dirname(dirname(found.dir))) === "node_modules") {
     return { env: `${scopeDir.slice(1)}/${basename(found.dir)}`, contentHash: hash };
