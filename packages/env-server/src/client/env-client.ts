@@ -18,8 +18,11 @@ import type { Episode } from "../episode/episode.ts";
 import { SerialSender } from "../server/serial-sender.ts";
 import { pack, unpack } from "../wire/encoding.ts";
 import type { TaskData } from "../wire/task-data.ts";
-import { PING } from "../wire/v0-protocol.ts";
-import { StatsReply } from "../wire/v1-protocol.ts";
+import { PING, type RolloutOutput, type V0Replies } from "../wire/v0-protocol.ts";
+import { type FailedReply, StatsReply, type V1Method, type V1Replies } from "../wire/v1-protocol.ts";
+
+/** What the server sent: a success of one method or request type, or a failure. */
+type AnyReply = V1Replies[V1Method] | V0Replies[keyof V0Replies] | FailedReply;
 
 /** A request the server answered with `success: false`; `message` is its error text. */
 export class EnvServerRequestError extends VfError {
@@ -105,16 +108,17 @@ export class EnvClient {
   async tasks(
     options: { split?: "train" | "eval"; numExamples?: number } = {},
   ): Promise<{ envId: string; tasks: TaskData[] }> {
-    const reply = await this.checked("v1", [
-      "tasks",
-      pack({ split: options.split ?? "train", num_examples: options.numExamples ?? -1 }),
-    ]);
-    return { envId: String(reply.env_id), tasks: reply.tasks as TaskData[] };
+    const reply = await this.v1("tasks", {
+      split: options.split ?? "train",
+      num_examples: options.numExamples ?? -1,
+    });
+    return { envId: reply.env_id, tasks: reply.tasks };
   }
 
   /** The vf version serving and what the server holds now (vf's `stats` method): workers, accepted and queued runs, held replies. */
   async stats(): Promise<StatsReply> {
-    return StatsReply.parse(await this.checked("v1", ["stats", pack({})]));
+    // Parsed, not only typed: an older vf's stats lack fields, and this says which.
+    return StatsReply.parse(await this.v1("stats", {}));
   }
 
   /** Runs one episode (v1 `run`). */
@@ -125,24 +129,21 @@ export class EnvClient {
       model: options.model,
       sampling: options.sampling ?? {},
     };
-    const reply = await this.checked("v1", ["run", pack(body)], { signal: options.signal });
-    return reply.episode as Episode;
+    return (await this.v1("run", body, { signal: options.signal })).episode;
   }
 
   /** Runs and scores a group of rollouts (v0 `run_group`); returns verifiers' RolloutOutput rows. */
-  async runGroup(options: RunGroupOptions): Promise<Array<Record<string, unknown>>> {
+  async runGroup(options: RunGroupOptions): Promise<RolloutOutput[]> {
     const body = { request_type: "run_group", group_inputs: options.inputs, ...v0RunFields(options) };
-    const reply = await this.checked("v0", [pack(body)], { signal: options.signal });
-    return reply.outputs as Array<Record<string, unknown>>;
+    return (await this.v0<"run_group">(body, options.signal)).outputs;
   }
 
   /** Runs and scores one rollout on its own (v0 `run_rollout`); returns its RolloutOutput row. */
   async runRollout(
     options: Omit<RunGroupOptions, "inputs"> & { input: Record<string, unknown> },
-  ): Promise<Record<string, unknown>> {
+  ): Promise<RolloutOutput> {
     const body = { request_type: "run_rollout", input: options.input, ...v0RunFields(options) };
-    const reply = await this.checked("v0", [pack(body)], { signal: options.signal });
-    return reply.output as Record<string, unknown>;
+    return (await this.v0<"run_rollout">(body, options.signal)).output;
   }
 
   /** Whether the server answers the v0 `ping` probe within `timeoutSeconds`. */
@@ -164,12 +165,21 @@ export class EnvClient {
     this.waiting.clear();
   }
 
-  private async checked(
-    protocol: "v1" | "v0",
-    frames: Array<Uint8Array | string>,
+  /** A v1 request that must succeed: its reply, typed by its method, or `EnvServerRequestError`. */
+  private async v1<M extends V1Method>(
+    method: M,
+    body: unknown,
     options: { signal?: AbortSignal | undefined } = {},
-  ): Promise<Record<string, unknown>> {
-    const reply = await this.request(protocol, frames, options);
+  ): Promise<V1Replies[M]> {
+    return this.succeeded(await this.request("v1", [method, pack(body)], options)) as V1Replies[M];
+  }
+
+  /** A v0 request of type `T` that must succeed. */
+  private async v0<T extends keyof V0Replies>(body: unknown, signal?: AbortSignal): Promise<V0Replies[T]> {
+    return this.succeeded(await this.request("v0", [pack(body)], { signal })) as V0Replies[T];
+  }
+
+  private succeeded(reply: AnyReply): Exclude<AnyReply, FailedReply> {
     if (reply.success !== true) {
       throw new EnvServerRequestError(String(reply.error ?? "the env server request failed"), this.address);
     }
@@ -180,7 +190,7 @@ export class EnvClient {
     protocol: "v1" | "v0",
     frames: Array<Uint8Array | string>,
     options: { signal?: AbortSignal | undefined; timeoutMs?: number } = {},
-  ): Promise<Record<string, unknown>> {
+  ): Promise<AnyReply> {
     if (this.closed) return Promise.reject(new CancelledError("the env client is closed"));
     if (options.signal?.aborted) return Promise.reject(new CancelledError("rollout aborted"));
     const id = randomUUID().replaceAll("-", "");
@@ -208,7 +218,7 @@ export class EnvClient {
         finish();
         if (data.length === 0) return reject(new CancelledError("the env client is closed"));
         try {
-          resolve(unpack(data) as Record<string, unknown>);
+          resolve(unpack(data) as AnyReply);
         } catch (error) {
           reject(
             new EnvServerRequestError(

@@ -10,7 +10,13 @@
 import { Router } from "zeromq";
 import { pack } from "../wire/encoding.ts";
 import { V0_CANCELLED_ERROR } from "../wire/v0-protocol.ts";
-import { CANCELLED_ERROR, type StatsReply, unknownMethodError } from "../wire/v1-protocol.ts";
+import {
+  CANCELLED_ERROR,
+  failedReply,
+  type StatsReply,
+  unknownMethodError,
+  type V1Replies,
+} from "../wire/v1-protocol.ts";
 import { pythonStringRepr } from "../wire/wire-error.ts";
 import { type ClientRequest, parseClientMessage } from "./client-request.ts";
 import { type ReplyKind, ReplySender } from "./reply-sender.ts";
@@ -151,7 +157,8 @@ export class FrontEnd {
   private onClientMessage(request: ClientRequest): void {
     switch (request.type) {
       case "probe": {
-        const reply = request.probe === "stats" ? this.stats() : { success: true, error: null };
+        const reply: V1Replies["stats" | "health"] =
+          request.probe === "stats" ? this.stats() : { success: true, error: null };
         this.replies.send([request.peer, request.id, pack(reply)], "probe");
         break;
       }
@@ -169,7 +176,7 @@ export class FrontEnd {
           methodBytes > method.length
             ? `${unknownMethodError(method)}... (${methodBytes} bytes)`
             : unknownMethodError(method);
-        this.replies.send([request.peer, request.id, pack({ success: false, error })], "answer");
+        this.replies.send([request.peer, request.id, pack(failedReply(error))], "answer");
         break;
       }
       case "malformed": {
@@ -224,7 +231,7 @@ export class FrontEnd {
     const outcome = this.pool.cancel(target);
     if (outcome.type === "dequeued") {
       const error = protocol === "v1" ? CANCELLED_ERROR : V0_CANCELLED_ERROR;
-      this.replies.send([outcome.job.peer, outcome.job.id, pack({ success: false, error })], "result");
+      this.replies.send([outcome.job.peer, outcome.job.id, pack(failedReply(error))], "result");
     }
     if (protocol === "v0") {
       // v0 cancels get no reply; the cancelled run answers for itself.
@@ -233,7 +240,11 @@ export class FrontEnd {
       // The worker answers whether it cancelled.
       this.pool.forwardAlong(target, { key: text.decode(id), peer, id, protocol, frames, isWork: false });
     } else {
-      const reply = { success: true, error: null, cancelled: outcome.type === "dequeued" };
+      const reply: V1Replies["cancel"] = {
+        success: true,
+        error: null,
+        cancelled: outcome.type === "dequeued",
+      };
       this.replies.send([peer, id, pack(reply)], "answer");
     }
   }
@@ -245,7 +256,7 @@ export class FrontEnd {
     kind: ReplyKind = "answer",
   ): void {
     const error = to.protocol === "v1" ? `${type}: ${message}` : `${type}(${pythonStringRepr(message)})`;
-    this.replies.send([to.peer, to.id, pack({ success: false, error })], kind);
+    this.replies.send([to.peer, to.id, pack(failedReply(error))], kind);
   }
 }
 

@@ -18,14 +18,20 @@ import {
   RunRolloutRequest,
   unknownRequestTypeError,
   V0_CANCELLED_ERROR,
+  type V0Replies,
 } from "../wire/v0-protocol.ts";
 import {
   CANCELLED_ERROR,
   CancelRequest,
   type ClientConfigV1,
+  type FailedReply,
+  failedReply,
+  isV1Method,
   RunRequest,
   TasksRequest,
   unknownMethodError,
+  type V1Replies,
+  type V1Reply,
 } from "../wire/v1-protocol.ts";
 import { v0ErrorText, v1ErrorText } from "../wire/wire-error.ts";
 import { fromWireMessages } from "../wire/wire-messages.ts";
@@ -81,7 +87,7 @@ export class RequestHandler {
     } catch (error) {
       const text =
         error instanceof CancelledError || abort?.signal.aborted ? CANCELLED_ERROR : v1ErrorText(error);
-      return pack({ success: false, error: text });
+      return pack(failedReply(text));
     } finally {
       if (abort) this.running.delete(requestId);
     }
@@ -99,7 +105,7 @@ export class RequestHandler {
     } catch (error) {
       const text =
         error instanceof CancelledError || abort.signal.aborted ? V0_CANCELLED_ERROR : v0ErrorText(error);
-      return pack({ success: false, error: text });
+      return pack(failedReply(text));
     } finally {
       this.running.delete(requestId);
     }
@@ -124,11 +130,8 @@ export class RequestHandler {
     return abort;
   }
 
-  private async v1Reply(
-    method: string,
-    payload: Uint8Array,
-    signal?: AbortSignal,
-  ): Promise<Record<string, unknown>> {
+  private async v1Reply(method: string, payload: Uint8Array, signal?: AbortSignal): Promise<V1Reply> {
+    if (!isV1Method(method)) return failedReply(unknownMethodError(method));
     switch (method) {
       case "health":
         return { success: true, error: null };
@@ -140,12 +143,13 @@ export class RequestHandler {
         return this.tasks(parse(TasksRequest, decode(payload), "TasksRequest"));
       case "run":
         return this.run(parse(RunRequest, decode(payload), "RunRequest"), signal!);
-      default:
-        return { success: false, error: unknownMethodError(method) };
+      case "stats":
+        // The front end answers stats itself, with the pool's numbers; a worker has none to give.
+        return failedReply(unknownMethodError(method));
     }
   }
 
-  private async tasks(request: TasksRequest): Promise<Record<string, unknown>> {
+  private async tasks(request: TasksRequest): Promise<V1Replies["tasks"]> {
     const { inputs } = await this.options.env.inputs({
       split: request.split,
       numExamples: request.num_examples ?? -1,
@@ -154,7 +158,7 @@ export class RequestHandler {
     return { success: true, error: null, env_id: this.options.env.envId, tasks: inputs.map(toTaskData) };
   }
 
-  private async run(request: RunRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async run(request: RunRequest, signal: AbortSignal): Promise<V1Replies["run"]> {
     const { env } = this.options;
     if (env.rubric.requiresGroup()) {
       throw new UserError(
@@ -187,11 +191,13 @@ export class RequestHandler {
     return { success: true, error: null, episode };
   }
 
-  private async v0Reply(payload: Uint8Array, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private async v0Reply(
+    payload: Uint8Array,
+    signal: AbortSignal,
+  ): Promise<V0Replies["run_rollout" | "run_group"] | FailedReply> {
     const raw = decode(payload);
     const type = (raw as { request_type?: unknown } | null)?.request_type;
-    if (type !== "run_rollout" && type !== "run_group")
-      return { success: false, error: unknownRequestTypeError(type) };
+    if (type !== "run_rollout" && type !== "run_group") return failedReply(unknownRequestTypeError(type));
     const request =
       type === "run_rollout"
         ? parse(RunRolloutRequest, raw, "RunRolloutRequest")
@@ -225,7 +231,7 @@ export class RequestHandler {
     });
     const outputs = finished.map((rollout) => toRolloutOutput(rollout, stateColumns));
     return request.request_type === "run_rollout"
-      ? { success: true, error: null, output: outputs[0] }
+      ? { success: true, error: null, output: outputs[0]! }
       : { success: true, error: null, outputs };
   }
 

@@ -73,6 +73,16 @@ export type RunGroupRequest = z.infer<typeof RunGroupRequest>;
 /** verifiers' error text for a cancelled v0 request. */
 export const V0_CANCELLED_ERROR = "Request was cancelled";
 
+/** A verifiers `RolloutOutput` row as sent (see rollout-output.ts). */
+export type RolloutOutput = Record<string, unknown>;
+
+/** What each v0 request type answers when it succeeds (a failure is v1-protocol.ts's `FailedReply`). */
+export interface V0Replies {
+  run_rollout: { success: true; error: null; output: RolloutOutput };
+  run_group: { success: true; error: null; outputs: RolloutOutput[] };
+  ping: { success: true; error: null };
+}
+
 /** verifiers' error text for a request type it does not know. */
 export function unknownRequestTypeError(type: unknown): string {
   return `Unknown request type: ${String(type)}`;

@@ -12,6 +12,8 @@
  * These schemas read what a Python client sends (pydantic's JSON-mode dumps, nulls included).
  */
 import { z } from "zod";
+import type { Episode } from "../episode/episode.ts";
+import type { TaskData } from "./task-data.ts";
 import { pythonStringRepr } from "./wire-error.ts";
 
 /** verifiers' default endpoint when a client config names none. */
@@ -54,6 +56,13 @@ export type TasksRequest = z.infer<typeof TasksRequest>;
 
 /** The methods a v1 request may name. */
 export const V1_METHODS = ["health", "run", "cancel", "tasks", "stats"] as const;
+/** One of `V1_METHODS`. */
+export type V1Method = (typeof V1_METHODS)[number];
+
+/** Whether `method` is one a v1 request may name. */
+export function isV1Method(method: string): method is V1Method {
+  return (V1_METHODS as readonly string[]).includes(method);
+}
 
 /**
  * vf's extra method `stats`: what the server holds now, answered by the front end like health (for
@@ -99,11 +108,28 @@ export const StatsReply = z.object({
 });
 export type StatsReply = z.infer<typeof StatsReply>;
 
-/** Every reply's two fields. */
-export interface BaseReply {
-  success: boolean;
-  error: string | null;
+/** The reply to a request that failed, in either protocol: verifiers' error text. */
+export interface FailedReply {
+  success: false;
+  error: string;
 }
+
+/** A failed reply carrying `error`. */
+export function failedReply(error: string): FailedReply {
+  return { success: false, error };
+}
+
+/** What each v1 method answers when it succeeds. */
+export interface V1Replies {
+  health: { success: true; error: null };
+  run: { success: true; error: null; episode: Episode };
+  cancel: { success: true; error: null; cancelled: boolean };
+  tasks: { success: true; error: null; env_id: string; tasks: TaskData[] };
+  stats: StatsReply;
+}
+
+/** The reply to a request naming `M`: its success, or a failure. */
+export type V1Reply<M extends V1Method = V1Method> = V1Replies[M] | FailedReply;
 
 /** The reply to an aborted run, as verifiers words it. */
 export const CANCELLED_ERROR = "Cancelled: rollout aborted";
