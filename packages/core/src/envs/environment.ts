@@ -75,6 +75,12 @@ export interface Inputs {
 export type CleanupFn<Data> = (state: RolloutState<Data>) => void | Promise<void>;
 export type TeardownFn = () => void | Promise<void>;
 
+/** A metric an environment reports itself: what reports it (for messages) and its measure. */
+interface MonitorMetric<Data> {
+  reportedBy: string;
+  measure: (state: RolloutState<Data>) => number;
+}
+
 /** The base of every environment: its datasets, rubric, parser and sampling defaults, and `rollout`. */
 export abstract class Environment<Data = Record<string, unknown>> {
   readonly rubric: Scorer<Data>;
@@ -91,8 +97,8 @@ export abstract class Environment<Data = Record<string, unknown>> {
   private readonly datasetSource: DatasetSource | undefined;
   private readonly evalDatasetSource: DatasetSource | undefined;
   private readonly loaded = new Map<"train" | "eval", Promise<Dataset>>();
-  /** The metrics `monitorMetrics` reports, each with what reports it (for DuplicateMetricError). */
-  private readonly monitorNames = new Map<string, string>();
+  /** The metrics the environment reports itself, by name: what reports it, and how it is measured. */
+  private readonly monitors = new Map<string, MonitorMetric<Data>>();
 
   constructor(options: EnvironmentOptions<Data>) {
     if (!options.dataset && !options.evalDataset) {
@@ -107,7 +113,11 @@ export abstract class Environment<Data = Record<string, unknown>> {
     const rubricParser = options.rubric instanceof Rubric ? options.rubric.parser : undefined;
     this.parser = options.parser ?? rubricParser ?? new Parser();
     this.rubric = options.rubric ?? new Rubric<Data>({ parser: this.parser });
-    this.declareMonitorMetric("num_turns", "every environment (the turns of a rollout)");
+    this.declareMonitorMetric(
+      "num_turns",
+      "every environment (the turns of a rollout)",
+      (state) => state.turns.length,
+    );
   }
 
   /** Runs one rollout to its end and returns its state (unscored). Never throws for rollout errors. */
@@ -129,12 +139,9 @@ export abstract class Environment<Data = Record<string, unknown>> {
     return Array.isArray(own) ? (own as ToolDefinition[]) : this.toolDefs();
   }
 
-  /**
-   * Metrics the environment itself reports for a finished rollout (turns, tool calls, ...); a
-   * subclass that reports more declares each name with `declareMonitorMetric`.
-   */
+  /** The metrics the environment itself reports for a finished rollout: each declared one, measured. */
   monitorMetrics(state: RolloutState<Data>): Record<string, number> {
-    return { num_turns: state.turns.length };
+    return Object.fromEntries([...this.monitors].map(([name, { measure }]) => [name, measure(state)]));
   }
 
   /**
@@ -143,26 +150,31 @@ export abstract class Environment<Data = Record<string, unknown>> {
    */
   metricNames(): string[] {
     const rubric = this.rubric.names();
-    for (const [name, reportedBy] of this.monitorNames) {
+    for (const [name, { reportedBy }] of this.monitors) {
       if (rubric.includes(name)) throw new DuplicateMetricError(name, reportedBy);
     }
-    return [...rubric, ...this.monitorNames.keys()];
+    return [...rubric, ...this.monitors.keys()];
   }
 
   /**
-   * Declares a metric `monitorMetrics` reports, `reportedBy` saying what reports it ("ToolEnv (the
-   * calls of tool x)"). A name the rubric (or another monitor metric) has is refused with
-   * DuplicateMetricError, since one value would silently replace the other.
+   * Declares a metric the environment reports itself, with what reports it ("ToolEnv (the calls of
+   * tool x)") and how it is measured from a finished rollout: name and function declared together.
+   * A name the rubric (or another monitor metric) has is refused with DuplicateMetricError, since
+   * one value would silently replace the other.
    */
-  protected declareMonitorMetric(name: string, reportedBy: string): void {
+  protected declareMonitorMetric(
+    name: string,
+    reportedBy: string,
+    measure: (state: RolloutState<Data>) => number,
+  ): void {
     if (this.rubric.names().includes(name)) throw new DuplicateMetricError(name, reportedBy);
-    const earlier = this.monitorNames.get(name);
+    const earlier = this.monitors.get(name);
     if (earlier !== undefined) {
       throw new AuthoringError(
-        `"${name}" is reported by both ${earlier} and ${reportedBy}: rename one of them`,
+        `"${name}" is reported by both ${earlier.reportedBy} and ${reportedBy}: rename one of them`,
       );
     }
-    this.monitorNames.set(name, reportedBy);
+    this.monitors.set(name, { reportedBy, measure });
   }
 
   /**

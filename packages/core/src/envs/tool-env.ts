@@ -89,7 +89,11 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
 
   constructor(options: ToolEnvOptions<Data> & DataOptions<Data>) {
     super({ ...options, maxTurns: options.maxTurns ?? 10 });
-    this.declareMonitorMetric("total_tool_calls", "ToolEnv (the calls of every tool)");
+    this.declareMonitorMetric(
+      "total_tool_calls",
+      "ToolEnv (the calls of every tool)",
+      (state) => toolCalls(state).length,
+    );
     for (const t of options.tools ?? []) this.addTool(t);
     this.mcpServers = parseMcpServers(options.mcpServers ?? []);
     if (this.mcpServers.length > 0) {
@@ -116,7 +120,11 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
   addTool(t: AnyTool<Data>): void {
     if (this.tools.has(t.name))
       throw new AuthoringError(`a tool named "${t.name}" is already registered: give each tool its own name`);
-    this.declareMonitorMetric(`${t.name}_calls`, `ToolEnv (the calls of tool ${t.name})`);
+    this.declareMonitorMetric(
+      `${t.name}_calls`,
+      `ToolEnv (the calls of tool ${t.name})`,
+      (state) => toolCalls(state).filter((call) => call.function.name === t.name).length,
+    );
     this.tools.set(t.name, t);
     this.definitions = undefined;
   }
@@ -217,21 +225,6 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
     return this.definitions;
   }
 
-  override monitorMetrics(state: RolloutState<Data>): Record<string, number> {
-    const counts: Record<string, number> = {};
-    for (const name of this.tools.keys()) counts[`${name}_calls`] = 0;
-    let total = 0;
-    for (const message of state.completion) {
-      if (message.role !== "assistant") continue;
-      for (const call of message.tool_calls ?? []) {
-        total++;
-        const key = `${call.function.name}_calls`;
-        if (key in counts) counts[key]! += 1;
-      }
-    }
-    return { ...super.monitorMetrics(state), total_tool_calls: total, ...counts };
-  }
-
   protected async envResponse(messages: Messages, state: RolloutState<Data>): Promise<EnvResponse> {
     const last = messages[messages.length - 1] as AssistantMessage;
     const replies: ToolMessage[] = [];
@@ -308,4 +301,11 @@ function parseMcpServers(servers: readonly McpServerInput[]): McpServerConfig[] 
 
 function schemaMessage(name: string, error: z.ZodError): string {
   return `arguments of ${name} do not match its schema: ${issueLines(error, "(arguments)").join("; ")}`;
+}
+
+/** Every tool call the model made in a rollout, in order. */
+function toolCalls<Data>(state: RolloutState<Data>): ToolCall[] {
+  return state.completion.flatMap((message) =>
+    message.role === "assistant" ? (message.tool_calls ?? []) : [],
+  );
 }
