@@ -69,14 +69,39 @@ export function portFlag(flag: string) {
   };
 }
 
-/** A finite number; with `positive`, greater than zero (a time limit of 0 or less means nothing). */
-export function numberFlag(flag: string, options: { positive?: boolean } = {}) {
+/**
+ * A finite number; with `positive`, greater than zero (a time limit of 0 or less means nothing);
+ * with `min`, at least that (a temperature below 0 means nothing).
+ */
+export function numberFlag(flag: string, options: { positive?: boolean; min?: number } = {}) {
   return (value: string): number => {
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n))
       throw new UsageError(`${flag} must be a number, got "${value}"`);
     if (options.positive && n <= 0) throw new UsageError(`${flag} must be greater than 0, got "${value}"`);
+    if (options.min !== undefined && n < options.min) {
+      throw new UsageError(`${flag} must be at least ${options.min}, got "${value}"`);
+    }
     return n;
+  };
+}
+
+/** Whether `value` is an http:// or https:// URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** An http:// or https:// URL; `example` is one the message shows. */
+export function httpUrlFlag(flag: string, example: string) {
+  return (value: string): string => {
+    if (isHttpUrl(value)) return value;
+    const must = URL.canParse(value) ? "an http:// or https:// URL" : "a URL";
+    throw new UsageError(`${flag} must be ${must}, got "${value}": e.g. ${flag} ${example}`);
   };
 }
 

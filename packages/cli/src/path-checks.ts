@@ -10,7 +10,6 @@ import { constants, type Stats } from "node:fs";
 import { access, open, rm, stat, statfs } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { OutputFolderError } from "@vf-rl/core/errors";
-import { makeFolder } from "@vf-rl/core/results";
 import { UsageError } from "./cli-errors.ts";
 
 /** How a check names the path and says what to do instead. */
@@ -110,11 +109,13 @@ export async function checkNewFolder(dir: string, options: PathCheckOptions): Pr
 }
 
 async function makeWritableFolder(dir: string, subject: string, fix: string): Promise<void> {
+  // Loaded when used: vf's commands declare their flags without loading the toolkit.
+  const { makeFolder } = await import("@vf-rl/core/results");
   try {
     await makeFolder(dir);
   } catch (error) {
     if (!(error instanceof OutputFolderError)) throw error;
-    throw new UsageError(`${subject}: ${error.reason}: ${fix}`);
+    throw new UsageError(`${subject}: cannot write there (${error.reason}): ${fix}`);
   }
   await probeWrite(dir, subject, fix);
 }
@@ -126,7 +127,7 @@ async function probeWrite(dir: string, subject: string, fix: string): Promise<vo
     await (await open(probe, "wx")).close();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw new UsageError(`${subject}: cannot write in ${dir} (${REASONS[code] ?? code}): ${fix}`);
+    throw new UsageError(`${subject}: cannot write there (${dir}: ${REASONS[code] ?? code}): ${fix}`);
   }
   await rm(probe, { force: true });
 }

@@ -14,6 +14,10 @@ beforeAll(async () => {
   await writeFile(join(dir, "minus-five.toml"), 'num_examples = -5\n[[eval]]\nid = "reverse-text"\n');
   // Named pipes nobody writes to: reading one blocks for ever.
   for (const name of ["fifo.toml", "fifo.jsonl"]) execFileSync("mkfifo", [join(dir, name)]);
+  await writeFile(
+    join(dir, "bad-url.toml"),
+    'model = "m"\nbase_url = "not-a-url"\n[[eval]]\nid = "reverse-text"\n',
+  );
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -32,6 +36,40 @@ describe("bad input", () => {
       /\/etc\/passwd is a file, not a folder/,
     ],
     [["eval", "reverse-text", ...small, "-s", "-o", "/proc/vf-x"], 1, /cannot create \/proc\/vf-x/],
+    [["eval", "fifo.toml"], 2, /^error: the eval config fifo.toml is a named pipe, not a regular file/],
+    [
+      ["eval", "reverse-text", ...small, "--export-sft", "/proc/vf-x.jsonl"],
+      2,
+      /^error: --export-sft \/proc\/vf-x.jsonl: cannot write there \(\/proc: .+\): name a file/,
+    ],
+    [
+      ["eval", "reverse-text", ...small, "--export-sft", "fifo.jsonl"],
+      2,
+      /fifo.jsonl is a named pipe, not a file/,
+    ],
+    [
+      ["eval", "reverse-text", "-m", "m", "-b", "not-a-url"],
+      2,
+      /^error: -b must be a URL, got "not-a-url": e.g. -b http/,
+    ],
+    [["eval", "bad-url.toml"], 1, /base_url: must be an http:\/\/ or https:\/\/ URL/],
+    [["eval", "reverse-text", "-T", "-2"], 2, /^error: -T must be at least 0, got "-2"$/],
+    [
+      ["eval", "reverse-text", "--env-dir-path", "/etc/passwd"],
+      2,
+      /^error: --env-dir-path \/etc\/passwd is a file, not a folder: name the folder/,
+    ],
+    [
+      ["eval", "reverse-text", "-m", "/nonexistent/ckpt"],
+      2,
+      /^error: -m \/nonexistent\/ckpt does not exist: give the checkpoint folder/,
+    ],
+    [["eval", "reverse-text", "-R", "fifo.toml"], 2, /^error: -R fifo.toml is a named pipe, not a folder/],
+    [
+      ["eval", "reverse-text", "-m", "x", "-e", "fifo.toml"],
+      2,
+      /^error: -e\/--endpoints-path fifo.toml is a named pipe/,
+    ],
     [["serve", "--port", "99999"], 2, /^error: --port must be a port from 0 to 65535/],
     [
       ["train", "fifo.toml"],
@@ -54,7 +92,7 @@ describe("bad input", () => {
     [
       ["sft", "--env", "reverse-text", "-o", "/proc/vf-x"],
       2,
-      /^error: -o \/proc\/vf-x: cannot create \/proc\/vf-x/,
+      /^error: -o \/proc\/vf-x: cannot write there \(cannot create \/proc\/vf-x/,
     ],
     [
       ["train", join(REPO, "configs/train/reverse-text.toml"), "--resume", "--output_dir", "empty-run"],
@@ -68,6 +106,17 @@ describe("bad input", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(message);
     expect(result.stderr).not.toMatch(/internal error|ZodError|at .*\.ts:\d+/);
+  });
+
+  it("names OPENAI_BASE_URL when the URL it holds is not one, before any rollout", async () => {
+    const result = await runVf(["eval", "reverse-text", "-m", "gpt-4.1-mini"], {
+      cwd: dir,
+      env: { OPENAI_BASE_URL: "api.openai.com/v1", OPENAI_API_KEY: "sk-unused" },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: the model\'s base URL "api.openai.com/v1" (OPENAI_BASE_URL) is not an http:// or https:// URL: fix it, e.g. http://127.0.0.1:8000/v1\n',
+    );
   });
 
   it("hints the flag under vf eval and the config key under vf train for one error of core", async () => {

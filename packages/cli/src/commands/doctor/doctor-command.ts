@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
-import { headerFlag, integerFlag, jsonObjectFlag, numberFlag } from "../../flag-values.ts";
+import { headerFlag, httpUrlFlag, integerFlag, jsonObjectFlag, numberFlag } from "../../flag-values.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 
@@ -32,7 +32,11 @@ export function registerDoctor(program: Command, io: Output, setExit: (code: num
     .description("check an environment before RL: baseline reward, reward spread within groups, advice")
     .argument("<env>", "environment id or package folder")
     .option("-m, --model <model>", "model id or endpoint_id (default: the built-in model)")
-    .option("-b, --api-base-url <url>", "OpenAI-compatible base URL")
+    .option(
+      "-b, --api-base-url <url>",
+      "OpenAI-compatible base URL",
+      httpUrlFlag("-b", "http://127.0.0.1:8000/v1"),
+    )
     .option("-k, --api-key-var <name>", "variable holding the API key")
     .option("-e, --endpoints-path <file>", "endpoint registry (default ./configs/endpoints.toml)")
     .option("--header <name: value>", "extra HTTP header (repeatable)", headerFlag)
@@ -43,7 +47,7 @@ export function registerDoctor(program: Command, io: Output, setExit: (code: num
     .option(
       "-T, --temperature <t>",
       "sampling temperature (default: the server's, usually 1)",
-      numberFlag("-T"),
+      numberFlag("-T", { min: 0 }),
     )
     .option("-S, --sampling-args <json>", "sampling arguments passed through as given", jsonObjectFlag("-S"))
     .option("-a, --env-args <json>", "arguments for the environment's loadEnvironment", jsonObjectFlag("-a"))
@@ -66,10 +70,10 @@ Examples:
       const { formatDoctorReport, runDoctor } = await import("@vf-rl/train");
       const { connectModel } = await import("../eval/connect-model.ts");
       const { EvalSpec } = await import("../eval/eval-spec.ts");
+      const { checkSpecPaths } = await import("../eval/spec-checks.ts");
       const sampling: Record<string, unknown> = { ...flags.samplingArgs };
       if (flags.maxTokens !== undefined) sampling.max_tokens = flags.maxTokens;
       if (flags.temperature !== undefined) sampling.temperature = flags.temperature;
-      const { env, id } = await loadEnvironmentById(envId, { args: flags.envArgs ?? {} });
       const spec = EvalSpec.parse({
         envId,
         headers: flags.header ?? {},
@@ -82,6 +86,8 @@ Examples:
           }).filter(([, v]) => v !== undefined),
         ),
       });
+      await checkSpecPaths(spec);
+      const { env, id } = await loadEnvironmentById(envId, { args: flags.envArgs ?? {} });
       const connected = await connectModel(spec);
       const interrupt = onInterrupt(io);
       try {

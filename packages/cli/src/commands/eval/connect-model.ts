@@ -22,6 +22,7 @@ import {
 } from "@vf-rl/core/client";
 import { runWeights } from "@vf-rl/train/run-weights";
 import { UsageError } from "../../cli-errors.ts";
+import { isHttpUrl } from "../../flag-values.ts";
 import { startBuiltinModel, startLocalModel } from "./builtin-model.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 import { type EndpointProvider, PROVIDERS } from "./providers.ts";
@@ -49,6 +50,17 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
   const registry =
     spec.endpointsPath !== undefined || existsSync(path) ? await loadEndpointRegistry(path) : undefined;
   const resolved = resolveSpecModel(spec, registry);
+  for (const { baseUrl } of resolved.endpoints) {
+    // fetch would fail every rollout with "Invalid URL"; -b and a config's base_url are checked as parsed.
+    if (!isHttpUrl(baseUrl)) {
+      const from = registry?.get(spec.model ?? "")
+        ? `url of "${spec.model}" in ${registry.path}`
+        : "OPENAI_BASE_URL";
+      throw new UsageError(
+        `the model's base URL "${baseUrl}" (${from}) is not an http:// or https:// URL: fix it, e.g. http://127.0.0.1:8000/v1`,
+      );
+    }
+  }
   const replicas = createReplicaClient(resolved);
   try {
     await replicas.preflight();

@@ -5,6 +5,7 @@
  */
 import { parseClientType } from "@vf-rl/core/client";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, UsageError } from "../../cli-errors.ts";
+import { checkInputPath } from "../../path-checks.ts";
 import { openFullscreen } from "../../terminal/fullscreen.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -17,6 +18,7 @@ import { hfHubUploader } from "./hf-hub-upload.ts";
 import type { ProviderName } from "./providers.ts";
 import { reportUploader } from "./report-upload.ts";
 import { runEvaluations } from "./run-evaluations.ts";
+import { checkSpecPaths } from "./spec-checks.ts";
 
 /** The flags of `vf eval`, as commander parses them. */
 export interface EvalFlags extends EvalPushFlags {
@@ -119,6 +121,7 @@ export async function runEvalCommand(
   const specs = env.endsWith(".toml") ? await configSpecs(env, flags) : [specFromFlags(env, flags)];
   for (const spec of specs) {
     checkPhaseBounds(spec, settings);
+    await checkSpecPaths(spec);
     if (spec.hfHubDatasetName !== undefined && !spec.saveToHfHub) {
       throw new UsageError(
         "-D/--hf-hub-dataset-name (hf_hub_dataset_name) names the dataset -H/--save-to-hf-hub (save_to_hf_hub) uploads to: add -H",
@@ -126,6 +129,13 @@ export async function runEvalCommand(
     }
     // The upload is of the saved run.
     if (spec.saveToHfHub) settings.save = true;
+  }
+  if (typeof settings.resume === "string") {
+    await checkInputPath(settings.resume, {
+      label: "-R",
+      accept: "folder",
+      fix: "pass the run folder vf eval -s printed, or -R alone for the latest matching run",
+    });
   }
   if (flags.exportSft) await prepareSftExport(flags.exportSft);
   const upload = await reportUploader(flags, io, specs);

@@ -7,6 +7,7 @@ import {
   countOrAllFlag,
   headerFlag,
   headerFromStateFlag,
+  httpUrlFlag,
   integerFlag,
   jsonObjectFlag,
   listFlag,
@@ -38,6 +39,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option(
       "-b, --api-base-url <url>",
       "base URL of the API (default: the provider's, else OPENAI_BASE_URL or OpenAI's)",
+      httpUrlFlag("-b", "http://127.0.0.1:8000/v1"),
     )
     .option(
       "-k, --api-key-var <name>",
@@ -78,7 +80,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
       integerFlag("--max-concurrent-scoring", 1),
     )
     .option("-t, --max-tokens <n>", "max tokens per model turn", integerFlag("-t", 1))
-    .option("-T, --temperature <t>", "sampling temperature", numberFlag("-T"))
+    .option("-T, --temperature <t>", "sampling temperature", numberFlag("-T", { min: 0 }))
     .option("-S, --sampling-args <json>", "sampling arguments passed through as given", jsonObjectFlag("-S"))
     .option("-a, --env-args <json>", "arguments for the environment's loadEnvironment", jsonObjectFlag("-a"))
     .option(

@@ -83,7 +83,7 @@ header_from_state = ["X-Example: example_id", "X-Session-ID=example_id"]
     });
   });
 
-  it("names a bad client type, provider or header line", async () => {
+  it("names a bad client type, provider, header line, base URL or temperature", async () => {
     const bad = async (text: string) =>
       (await loadEvalConfig(await config(`${text}\n[[eval]]\nid = "gsm8k"\n`)).catch(
         (e: Error) => e,
@@ -91,9 +91,13 @@ header_from_state = ["X-Example: example_id", "X-Session-ID=example_id"]
     expect((await bad(`api_client_type = "renderer"`)).message).toMatch(/api_client_type/);
     expect((await bad(`provider = "azure"`)).message).toMatch(/provider/);
     expect((await bad(`header_from_state = ["no separator"]`)).message).toMatch(/header_from_state/);
-    expect((await bad(`base_url = "a"\napi_base_url = "b"`)).message).toMatch(
+    expect((await bad(`base_url = "http://a/v1"\napi_base_url = "http://b/v1"`)).message).toMatch(
       /both "base_url" and "api_base_url"/,
     );
+    expect((await bad(`base_url = "localhost:8000/v1"`)).message).toMatch(
+      /base_url: must be an http:\/\/ or https:\/\/ URL/,
+    );
+    expect((await bad("temperature = -0.5")).message).toMatch(/temperature: must be 0 or more/);
   });
 
   it("names an unknown key and suggests the one meant", async () => {

@@ -24,10 +24,17 @@ import { ApiClientType } from "@vf-rl/core/client";
 import { describeConfigIssues } from "@vf-rl/core/config";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
+import { isHttpUrl } from "../../flag-values.ts";
+import { checkInputPath } from "../../path-checks.ts";
 import { expandAblation } from "./ablation.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 import { DATASET_NAME_RULE, isDatasetName } from "./hf-hub-upload.ts";
 import { PROVIDERS, type ProviderName } from "./providers.ts";
+
+/** Where the model is served: an http(s) URL (anything else fails every request). */
+const BaseUrl = z
+  .string()
+  .refine(isHttpUrl, "must be an http:// or https:// URL, e.g. http://127.0.0.1:8000/v1");
 
 /** "Name: value" strings of verifiers' `header` and `header_from_state` lists. */
 const HeaderLine = z.string().regex(/^[^:=\s][^:=]*[:=].*\S/, 'must look like "Name: value"');
@@ -37,9 +44,9 @@ const Shared = {
   endpoint_id: z.string(),
   /** A -p shorthand (providers.ts). */
   provider: z.enum(Object.keys(PROVIDERS) as [ProviderName, ...ProviderName[]]),
-  base_url: z.string(),
+  base_url: BaseUrl,
   /** verifiers' name of base_url. */
-  api_base_url: z.string(),
+  api_base_url: BaseUrl,
   api_key_var: z.string(),
   api_client_type: ApiClientType,
   endpoints_path: z.string(),
@@ -54,7 +61,7 @@ const Shared = {
   shuffle_seed: z.number().int(),
   sampling: z.record(z.string(), z.unknown()),
   /** Shorthands of sampling.temperature and sampling.max_tokens (what -T and -t set). */
-  temperature: z.number(),
+  temperature: z.number().min(0, "must be 0 or more"),
   max_tokens: z.number().int().positive(),
   max_concurrent: z.number().int().positive(),
   /** Bounds of each phase within max_concurrent (--max-concurrent-generation, --max-concurrent-scoring). */
@@ -102,6 +109,7 @@ const KNOWN_KEYS = ["id", "env_id", "name", "args", "eval", "ablation", ...Objec
 
 /** Reads an eval config into one spec per `[[eval]]` block, defaults merged in. */
 export async function loadEvalConfig(path: string): Promise<Partial<EvalSpec>[]> {
+  await checkInputPath(path, { label: "the eval config", fix: "pass a TOML file of [[eval]] blocks" });
   let text: string;
   try {
     text = await readFile(path, "utf8");

@@ -4,31 +4,18 @@
  * chat JSONL: one `{"messages": [...]}` a line, the prompt followed by the completion, plus `tools`
  * for rollouts that had tools. `vf sft --data FILE` and prime-rl's SFT read it.
  */
-import { stat } from "node:fs/promises";
-import { dirname } from "node:path";
 import type { EvaluateResult } from "@vf-rl/core";
-import { OutputFolderError } from "@vf-rl/core/errors";
 import {
   describeSftSelection,
-  makeFolder,
   type SftFilter,
   selectSftConversations,
   writeFileAtomic,
 } from "@vf-rl/core/results";
-import { UsageError } from "../../cli-errors.ts";
+import { checkOutputFile } from "../../path-checks.ts";
 
 /** Checks before the evaluation that `path` can be written, so a finished run is not lost to a typo. */
-export async function prepareSftExport(path: string): Promise<void> {
-  const cannot = (reason: string) =>
-    new UsageError(`--export-sft ${path}: cannot write there (${reason}): name a file in a writable folder`);
-  try {
-    await makeFolder(dirname(path));
-  } catch (error) {
-    if (error instanceof OutputFolderError) throw cannot(error.reason);
-    throw error;
-  }
-  const existing = await stat(path).catch(() => null);
-  if (existing?.isDirectory()) throw cannot("it is a folder");
+export function prepareSftExport(path: string): Promise<void> {
+  return checkOutputFile(path, { label: "--export-sft", fix: "name a file in a folder you can write" });
 }
 
 /** Writes the kept rollouts of `results` to `path`; returns one line saying what was kept. */

@@ -5,25 +5,12 @@
  * waits; each gives up after 5 s. A failed ping never stops the run: the first is reported when it
  * happens, and all of them in one line at the end.
  */
-import { UsageError } from "../../cli-errors.ts";
+import { httpUrlFlag } from "../../flag-values.ts";
 
 const PING_TIMEOUT_MS = 5_000;
 
 /** The URL of --heartbeat-url, checked: an http(s) URL. */
-export function heartbeatUrlFlag(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(
-      `--heartbeat-url must be a URL, got "${value}": e.g. --heartbeat-url https://hc-ping.com/<uuid>`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UsageError(`--heartbeat-url must be an http or https URL, got "${value}"`);
-  }
-  return value;
-}
+export const heartbeatUrlFlag = httpUrlFlag("--heartbeat-url", "https://hc-ping.com/<uuid>");
 
 export class Heartbeat {
   private inFlight: Promise<void> | null = null;

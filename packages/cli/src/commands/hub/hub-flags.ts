@@ -5,7 +5,7 @@
  */
 import type { HubClient } from "@vf-rl/hub/client";
 import type { Command } from "commander";
-import { UsageError } from "../../cli-errors.ts";
+import { httpUrlFlag } from "../../flag-values.ts";
 
 /** Flags added by `withHubFlags`. */
 export interface HubFlags {
@@ -34,14 +34,5 @@ export async function connectHub(flags: HubFlags): Promise<HubClient> {
 
 /** Checks a `--hub` value is an http(s) URL. */
 export function hubUrlFlag(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--hub must be a URL such as http://127.0.0.1:8377, got "${value}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UsageError(`--hub must be an http:// or https:// URL, got "${value}"`);
-  }
-  return value.replace(/\/+$/, "");
+  return httpUrlFlag("--hub", "http://127.0.0.1:8377")(value).replace(/\/+$/, "");
 }
