@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { DatasetError } from "@vf-rl/core";
+import { issueLines } from "@vf-rl/core/config";
 import { z } from "zod";
 
 /** One Wikipedia article: `id` is a slug of its title (`fresno_california`); sections are its paragraphs. */
@@ -66,9 +67,8 @@ export function readJsonlGz<T>(path: string, schema: z.ZodType<T>): T[] {
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
       throw new DatasetError(
-        `${path} line ${i + 1}: ${issue.path.join(".") || "(row)"}: ${issue.message}: restore the file from the package`,
+        `${path} line ${i + 1}: ${issueLines(parsed.error, "(row)")[0]}: restore the file from the package`,
         path,
         i + 1,
       );

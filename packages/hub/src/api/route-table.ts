@@ -3,6 +3,8 @@
  * declarations the Hub validates requests, wraps replies in the envelope, and writes the OpenAPI
  * document. A handler returns its data (or a raw `Response` for binary routes).
  */
+
+import { issuePath } from "@vf-rl/core/config";
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import { HubError } from "../hub-error.ts";
@@ -90,7 +92,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const field = issue.path.map(String).join(".") || where;
+  const field = issuePath(issue, where);
   throw new HubError("validation_failed", `${where} field "${field}": ${issue.message}`, {
     field,
     in: where,

@@ -6,6 +6,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { issueLines } from "@vf-rl/core/config";
 import { z } from "zod";
 import { HubError } from "../hub-error.ts";
 
@@ -47,10 +48,9 @@ export function readHubConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   }
   const parsed = HubConfig.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
     throw new HubError(
       "bad_request",
-      `${path}: field "${issue.path.join(".")}" ${issue.message}: fix it or run vf login again`,
+      `${path}: ${issueLines(parsed.error)[0]}: fix it or run vf login again`,
     );
   }
   return parsed.data;

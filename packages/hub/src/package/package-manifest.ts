@@ -4,6 +4,8 @@
  * `@owner/name`, `@vf-rl/core` as a peer, never a dependency, no NUL character anywhere). Every
  * message names the field at fault.
  */
+
+import { issuePath } from "@vf-rl/core/config";
 import { EnvPackageJson } from "@vf-rl/core/loading";
 import semver from "semver";
 import { nulPath } from "../api/nul-characters.ts";
@@ -69,7 +71,7 @@ export function checkManifest(json: Record<string, unknown>): PackageManifest {
   const parsed = EnvPackageJson.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = issue.path.join(".") || "(root)";
+    const field = issuePath(issue);
     const hint = field === "vf" ? ': add a "vf" field such as {"id": "my-env"}' : "";
     throw fieldError(field, `${issue.message}${hint}`);
   }

@@ -4,6 +4,7 @@
  * line by line so that a bad line is reported with its number and what is wrong with it.
  */
 import { readFile } from "node:fs/promises";
+import { issueLines } from "@vf-rl/core/config";
 import { UserError } from "@vf-rl/core/errors";
 import { SftConversation } from "./sft-example.ts";
 
@@ -44,10 +45,8 @@ export async function readConversations(path: string): Promise<SftConversation[]
     }
     const parsed = SftConversation.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const where = issue.path.map(String).join(".") || "the line";
       throw new DataFileError(
-        `${path}:${i + 1}: ${where}: ${issue.message}: each line must be {"messages": [{"role": ..., "content": ...}, ...]} with an assistant turn`,
+        `${path}:${i + 1}: ${issueLines(parsed.error, "the line")[0]}: each line must be {"messages": [{"role": ..., "content": ...}, ...]} with an assistant turn`,
         path,
         i + 1,
       );

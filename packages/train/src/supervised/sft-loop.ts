@@ -8,6 +8,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { issueLines } from "@vf-rl/core/config";
 import { UserError } from "@vf-rl/core/errors";
 import { type BatchItem, learningRateAt, Rng, type Trainer } from "@vf-rl/engine";
 import { z } from "zod";
@@ -102,8 +103,7 @@ export interface SftRunOptions {
 export async function runSft(options: SftRunOptions): Promise<SftResult> {
   const parsed = SftSettings.safeParse(options.settings);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new UserError(`invalid SFT settings: ${issue.path.join(".")}: ${issue.message}: fix this setting`);
+    throw new UserError(`invalid SFT settings: ${issueLines(parsed.error)[0]}: fix this setting`);
   }
   const s = parsed.data;
   if (options.train.length === 0) throw new UserError("no training examples: give at least one");

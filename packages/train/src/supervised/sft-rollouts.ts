@@ -6,6 +6,7 @@
  * turns only.
  */
 import { readFile, stat } from "node:fs/promises";
+import { issueLines } from "@vf-rl/core/config";
 import { UserError } from "@vf-rl/core/errors";
 import {
   describeSftSelection,
@@ -102,9 +103,8 @@ async function readPromptCompletion(path: string): Promise<ChatMessageInput[][]>
     const messages = [...asMessages(row.prompt, "user"), ...asMessages(row.completion, "assistant")];
     const parsed = SftConversation.safeParse({ messages, tools: row.tools });
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
       throw new UserError(
-        `${path}:${i + 1}: ${issue.path.map(String).join(".") || "the row"}: ${issue.message}: each line needs a prompt and a completion (message lists or text)`,
+        `${path}:${i + 1}: ${issueLines(parsed.error, "the row")[0]}: each line needs a prompt and a completion (message lists or text)`,
       );
     }
     conversations.push(modelMessages(parsed.data));

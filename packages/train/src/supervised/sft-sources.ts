@@ -5,6 +5,7 @@
  * (how a perfect model would answer it).
  */
 import { type Environment, type RolloutInput, UserError } from "@vf-rl/core";
+import { issueLines } from "@vf-rl/core/config";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import type { SftFilter } from "@vf-rl/core/results";
 import type { ChatMessageInput } from "@vf-rl/engine";
@@ -77,9 +78,8 @@ function envConversation(id: string, env: Environment, input: RolloutInput): Cha
   const messages = [...input.prompt, ...env.referenceCompletion(input)];
   const parsed = SftConversation.safeParse({ messages, tools: env.toolDefsFor(input) });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
     throw new UserError(
-      `environment "${id}" gave a row that cannot be trained on (${issue.path.join(".")}: ${issue.message}): ` +
+      `environment "${id}" gave a row that cannot be trained on (${issueLines(parsed.error)[0]}): ` +
         "the engine's model reads text messages only, and needs a reference answer (referenceCompletion) per row",
     );
   }
