@@ -1,8 +1,9 @@
 // vf as a user gets it: every package of this repository built and published with the real `npm
-// publish` to a real local registry (Verdaccio), then the whole workflow of a user in empty
-// projects outside the repository, with the real npm client: install the CLI, write an environment,
-// evaluate it on the built-in model, run its own tests, push it to a Hub, install it in another
-// project and evaluate it there, on Node 20 and on Node 22.
+// publish` to a real local registry (Verdaccio) by scripts/local-registry.mjs, as the README says,
+// then the whole workflow of a user in empty projects outside the repository, with the real npm
+// client: install the CLI with the line the script printed, write an environment, evaluate it on the
+// built-in model, run its own tests, push it to a Hub, install it in another project and evaluate it
+// there, on Node 20 and on Node 22.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import {
   existsSync,
@@ -73,12 +74,19 @@ async function ok(command: string, args: string[], cwd: string, env?: NodeJS.Pro
   return result;
 }
 
-/** An empty npm project with the CLI installed from the registry, as the README says. */
+/**
+ * An empty npm project with the CLI installed as the README says: `npm init -y`, then the install
+ * line scripts/local-registry.mjs printed, with no registry of npm's config pointing at it.
+ */
 async function newProject(name: string): Promise<string> {
   const dir = join(root, name);
   mkdirSync(dir);
   await ok("npm", ["init", "-y"], dir);
-  await ok("npm", ["install", "-D", "@vf-rl/cli"], dir);
+  const plain = join(root, "plain.npmrc");
+  writeFileSync(plain, "");
+  const [command, ...args] = registry.installCommand;
+  expect(command).toBe("npm");
+  await ok(command!, args, dir, userEnv({ npm_config_userconfig: plain }));
   return dir;
 }
 
@@ -93,17 +101,9 @@ const PUBLISHED = [
 ];
 
 beforeAll(async () => {
-  registry = await startLocalRegistry(join(root, "registry"));
-  await ok(process.execPath, [join(repo, "scripts", "build.mjs")], repo, process.env);
-  for (const dir of PUBLISHED) {
-    await ok(
-      "npm",
-      ["publish", "--ignore-scripts", "--userconfig", registry.npmrc],
-      join(repo, dir),
-      userEnv(),
-    );
-  }
-}, 600_000);
+  registry = await startLocalRegistry(join(root, "registry"), process.env);
+  expect(registry.installCommand).toEqual(["npm", "install", "-D", "@vf-rl/cli", "--registry", registry.url]);
+}, 700_000);
 
 // The projects' node_modules make the temp folder large: removing it on a busy machine takes a while.
 afterAll(async () => {
@@ -166,20 +166,48 @@ describe("a user's project, from the registry", () => {
     expect(evaluated.stderr).toMatch(/worker 0 ready/);
   }, 300_000);
 
-  it("writes an environment with vf init and evaluates its TypeScript source", async () => {
+  it("writes an environment with vf init whose next steps run as printed, into the project's workspaces", async () => {
     const init = await ok("npx", ["vf", "init", "my_env"], project);
-    expect(init.stdout).toContain("cd environments/my_env && npm install && npm test");
-    const evaluated = await ok("npx", ["vf", "eval", "./environments/my_env", "-n", "2", "-r", "1"], project);
-    expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+    // No vf on this PATH: the hints say npx vf, which runs in a project (a bare vf does not).
+    expect(init.stdout).toContain(
+      "\n  npx vf eval ./environments/my_env\n  cd environments/my_env && npm test\n",
+    );
+    expect(init.stdout).toMatch(/built-in model: .*\n.*reverse-text.*\n.*on a task of your own expect 0/);
+    expect(init.stderr).toContain('added "environments/*" to the workspaces of package.json');
+    expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).workspaces).toEqual([
+      "environments/*",
+    ]);
+    const readme = readFileSync(join(project, "environments", "my_env", "README.md"), "utf8");
+    expect(readme).toContain("\nnpx vf eval ./environments/my_env ");
+    expect(readme).not.toMatch(/^vf /m);
   }, 300_000);
 
-  it("runs the environment's own tests from its own install, and vf still loads it with the host's core", async () => {
+  it("scores the scaffold above 0 on the built-in model, the same on every seeded run", async () => {
+    // -S seed: the engine draws every request's tokens from that seed, as vf doctor --seed does.
+    const args = ["vf", "eval", "./environments/my_env", "-n", "5", "-r", "2", "-S", '{"seed": 0}', "--json"];
+    const first = JSON.parse((await ok("npx", args, project)).stdout);
+    expect(first).toMatchObject({ model: "vf-builtin", num_examples: 5, rollouts_per_example: 2 });
+    // The task's own reward moves, not only the format's 0.2 (the capitals scaffold scored 0.04).
+    expect(first.avg_metrics.reversal).toBeGreaterThan(0.3);
+    expect(first.avg_reward).toBeGreaterThan(0.5);
+    const again = JSON.parse((await ok("npx", args, project)).stdout);
+    expect(again.avg_reward).toBe(first.avg_reward);
+  }, 300_000);
+
+  it("runs the environment's own tests with the project's one install: one @vf-rl/core in the tree", async () => {
     const envDir = join(project, "environments", "my_env");
+    // What the README once said to run here: inside the project's workspaces npm installs at the
+    // project's root, where everything already is (it used to add 158 packages and a second core).
     await ok("npm", ["install"], envDir);
     const tested = await ok("npm", ["test"], envDir);
     expect(`${tested.stdout}${tested.stderr}`).toMatch(/3 passed/);
-    // npm installed a second @vf-rl/core inside the environment; vf must still hand it its own.
-    expect(existsSync(join(envDir, "node_modules", "@vf-rl", "core", "package.json"))).toBe(true);
+    // No package of its own (vitest keeps its cache in node_modules/.vite).
+    const own = join(envDir, "node_modules");
+    expect(existsSync(own) ? readdirSync(own).filter((name) => !name.startsWith(".")) : []).toEqual([]);
+    const cores = JSON.parse((await ok("npm", ["query", "#@vf-rl/core"], project)).stdout);
+    expect([...new Set(cores.map((node: { location: string }) => node.location))]).toEqual([
+      "node_modules/@vf-rl/core",
+    ]);
     const evaluated = await ok("npx", ["vf", "eval", "./environments/my_env", "-n", "2", "-r", "1"], project);
     expect(evaluated.stdout).toMatch(/reward: avg - \d/);
     // An error raised inside the environment (its split cannot hold out 100 of its rows) is a
@@ -214,7 +242,7 @@ describe("a user's project, from the registry", () => {
     hubUrl = /listening on (http:\/\/\S+?);/.exec(out)?.[1] ?? "";
     apiKey = /API key\s+(\S+)/.exec(out)?.[1] ?? "";
     expect(hubUrl, out).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    // As the README has it: after `cd environments/my-env && npm install && npm test`, push from there.
+    // As the README has it: after `cd environments/my-env && npm test`, push from there.
     const pushed = await ok(
       "npx",
       ["vf", "env", "push", "--hub", hubUrl],
@@ -222,6 +250,7 @@ describe("a user's project, from the registry", () => {
       userEnv({ VF_API_KEY: apiKey }),
     );
     expect(pushed.stdout).toContain("pushed admin/my-env@0.1.0");
+    expect(pushed.stdout).toContain("install it with: npx vf env install admin/my-env@0.1.0\n");
   }, 300_000);
 
   it("installs it in another project, evaluates it, and npm ci brings it back", async () => {
