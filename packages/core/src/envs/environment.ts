@@ -88,9 +88,6 @@ export abstract class Environment<Data = Record<string, unknown>> {
   readonly systemPrompt: string | undefined;
   readonly fewShot: Messages | undefined;
   readonly sampling: SamplingArgs;
-  /** Set by the loader: the id and arguments this environment was loaded with. */
-  envId = "";
-  envArgs: Record<string, unknown> = {};
   protected readonly cleanups = new OrderedHooks<CleanupFn<Data>>();
   protected readonly teardowns = new OrderedHooks<TeardownFn>();
   private readonly reference: ((input: RolloutInput) => Messages) | undefined;

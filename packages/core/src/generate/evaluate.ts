@@ -38,6 +38,10 @@ export interface EvaluateProgress {
 
 /** Options of `evaluate`: model clients, the model, how many examples and rollouts, sampling, saving. */
 export interface EvaluateOptions extends Omit<GenerateOptions, "onGroup"> {
+  /** The environment's id, as metadata.json names it and the run folder is named; default "environment". */
+  envId?: string;
+  /** The arguments the environment was loaded with, for metadata.json (and resuming); default {}. */
+  envArgs?: Record<string, unknown>;
   /** Rows to evaluate; undefined or -1: all. */
   numExamples?: number;
   /** Default 1. */
@@ -96,15 +100,16 @@ export async function evaluate<Data>(
       `asked for ${numExamples} examples but the dataset has ${rows}: evaluating all ${rows} (raise the rollouts per example for more rollouts)`,
     );
   }
+  const envArgs = options.envArgs ?? {};
   const settings: ResumeSettings = {
-    env_args: env.envArgs,
+    env_args: envArgs,
     num_examples: numExamples,
     rollouts_per_example: r,
     shuffle: options.shuffle ?? false,
     shuffle_seed: options.shuffleSeed ?? 0,
     sampling_args: options.sampling ?? {},
   };
-  const envId = env.envId || "environment";
+  const envId = options.envId || "environment";
   let kept: RolloutRecord[] = [];
   let todo = inputs;
   let writer: RunWriter | undefined;
@@ -160,7 +165,7 @@ export async function evaluate<Data>(
     const metadata: RunMetadata = {
       env_id: envId,
       ...(options.name !== undefined ? { name: options.name } : {}),
-      env_args: env.envArgs,
+      env_args: envArgs,
       model: options.model,
       base_url: options.baseUrl ?? "",
       num_examples: numExamples,

@@ -254,6 +254,7 @@ describe("evaluate", () => {
     });
     const env = makeEnv();
     const options = {
+      envId: "echo",
       clients: client,
       model: "org/scripted",
       numExamples: 5,
@@ -292,6 +293,7 @@ describe("evaluate", () => {
       return lastUserText(request.messages);
     });
     const options = {
+      envId: "echo",
       clients: client,
       model: "scripted",
       name: "baseline",

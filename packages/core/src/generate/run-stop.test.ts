@@ -34,7 +34,6 @@ const makeEnv = () => {
       name: "exact",
     }),
   });
-  env.envId = "echo";
   return env;
 };
 

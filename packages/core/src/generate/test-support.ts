@@ -9,7 +9,7 @@ export function echoRows(n: number): Array<{ question: string; answer: string }>
   return Array.from({ length: n }, (_, i) => ({ question: `echo ${i}`, answer: `echo ${i}` }));
 }
 
-/** Environment "echo" over `echoRows(n)`, rewarding an exact echo (reward function "exact"). */
+/** An environment over `echoRows(n)`, rewarding an exact echo (reward function "exact"). */
 export function echoEnv(n: number): SingleTurnEnv {
   const env = new SingleTurnEnv({
     dataset: Dataset.fromRows(echoRows(n)),
@@ -17,6 +17,5 @@ export function echoEnv(n: number): SingleTurnEnv {
       name: "exact",
     }),
   });
-  env.envId = "echo";
   return env;
 }

@@ -59,10 +59,7 @@ export async function loadEnvironmentById(id: string, options: LoadOptions = {})
     );
   }
   // A Hub package keeps its owner in the id, so saved runs and reports name the exact environment.
-  const envId = found.hubId ?? found.packageJson.vf.id;
-  env.envId = envId;
-  env.envArgs = args;
-  return { env, id: envId, dir: found.dir, packageJson: found.packageJson };
+  return { env, id: found.hubId ?? found.packageJson.vf.id, dir: found.dir, packageJson: found.packageJson };
 }
 
 function describe(value: unknown): string {

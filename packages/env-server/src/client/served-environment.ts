@@ -8,6 +8,9 @@ import { fromTaskData } from "../wire/task-data.ts";
 import type { EnvClient } from "./env-client.ts";
 
 export class ServedEnvironment extends Environment {
+  /** The id the server names its environment by (set by `connect`, from `tasks`). */
+  envId = "";
+
   constructor(readonly client: EnvClient) {
     const rows = (split: "train" | "eval") => async () => {
       const { tasks } = await client.tasks({ split });
@@ -27,7 +30,7 @@ export class ServedEnvironment extends Environment {
     super({ dataset: rows("train"), evalDataset: rows("eval") });
   }
 
-  /** The id the server reports for its environment (from `tasks`). */
+  /** Connects to the server's environment, once the server answers, and learns its id. */
   static async connect(client: EnvClient): Promise<ServedEnvironment> {
     await client.waitForStartup();
     const env = new ServedEnvironment(client);

@@ -18,6 +18,8 @@ import { taskHash } from "./task-hash.ts";
 export interface BuildEpisodeOptions {
   // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
   env: Environment<any>;
+  /** The id the environment was loaded by (a Hub package's with its owner): the episode's `env.id`. */
+  envId: string;
   /** The task data as the request sent it (recorded on the trace as dispatched). */
   taskData: Record<string, unknown>;
   model: string;
@@ -37,7 +39,7 @@ export function buildEpisode(rollout: FinishedRollout, options: BuildEpisodeOpti
   const trace = buildTrace(rollout, options);
   return {
     id: randomUUID().replaceAll("-", ""),
-    env: { id: options.env.envId, name: null },
+    env: { id: options.envId, name: null },
     task: trace.task,
     group: null,
     run: null,

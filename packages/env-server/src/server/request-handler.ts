@@ -53,6 +53,8 @@ export class MalformedPayloadError extends Error {
 export interface RequestHandlerOptions {
   // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
   env: Environment<any>;
+  /** The id the environment was loaded by, as replies and episodes name it. */
+  envId: string;
   /** The environment package's sampling defaults, under the request's own. */
   samplingDefaults?: SamplingArgs;
   /** Named on every trace (`Trace.verifiers.version`). */
@@ -155,14 +157,14 @@ export class RequestHandler {
       numExamples: request.num_examples ?? -1,
       rolloutsPerExample: 1,
     });
-    return { success: true, error: null, env_id: this.options.env.envId, tasks: inputs.map(toTaskData) };
+    return { success: true, error: null, env_id: this.options.envId, tasks: inputs.map(toTaskData) };
   }
 
   private async run(request: RunRequest, signal: AbortSignal): Promise<V1Replies["run"]> {
     const { env } = this.options;
     if (env.rubric.requiresGroup()) {
       throw new UserError(
-        `environment "${env.envId}" scores rollouts in groups (it has group reward functions), which one v1 run cannot: serve it to v0 run_group clients`,
+        `environment "${this.options.envId}" scores rollouts in groups (it has group reward functions), which one v1 run cannot: serve it to v0 run_group clients`,
       );
     }
     const { input, timeoutSeconds } = fromTaskData(request.task_data);
@@ -183,6 +185,7 @@ export class RequestHandler {
     });
     const episode = buildEpisode(finished!, {
       env,
+      envId: this.options.envId,
       taskData: request.task_data,
       model: request.model,
       sampling,

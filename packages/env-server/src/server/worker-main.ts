@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     env.configure(config.extraEnvKwargs);
     handler = new RequestHandler({
       env,
+      envId: loaded.id,
       producer: config.producer,
       keyVars: config.keyVars,
       log,

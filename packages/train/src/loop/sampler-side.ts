@@ -116,6 +116,7 @@ export async function evaluateIfDue(side: SamplerSide, version: number): Promise
     const started = performance.now();
     const sampling = { ...side.sampling, ...evalConfig.sampling };
     const result = await evaluate(env, {
+      envId: id,
       ...(server ? { runUnit: serverRunner(server, side.client, side.inference.model, sampling) } : {}),
       clients: side.client.forGroup(mixSeed(config.seed, 0xe7a1, index, version)),
       model: side.inference.model,

@@ -72,6 +72,8 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
         })
       : undefined;
     const result = await evaluate(env, {
+      envId: loaded.id,
+      envArgs: spec.envArgs,
       clients: connected.clients,
       model: connected.model,
       baseUrl: connected.baseUrl,
