@@ -72,6 +72,47 @@ describe("bad input", () => {
     ],
     [["serve", "--port", "99999"], 2, /^error: --port must be a port from 0 to 65535/],
     [
+      ["hub", "serve", "--data", "/proc/self/vf-x", "--port", "0"],
+      2,
+      /^error: --data \/proc\/self\/vf-x: cannot write there/,
+    ],
+    [
+      ["hub", "serve", "--data", "/dev/null", "--port", "0"],
+      2,
+      /^error: --data \/dev\/null: cannot write there \(\/dev\/null is a file/,
+    ],
+    [
+      ["hub", "serve", "--data", "hub", "--database-url", "notaurl", "--port", "0"],
+      2,
+      /^error: --database-url is not a PostgreSQL URL: write it as postgres:\/\//,
+    ],
+    [
+      ["hub", "serve", "--data", "hub", "--database-url", "postgres://127.0.0.1:9/vf", "--port", "0"],
+      1,
+      /^error: cannot open the PostgreSQL database at 127.0.0.1:9 \(.*\): check --database-url/,
+    ],
+    [
+      ["hub", "serve", "--data", "hub", "--blob-url", "s3://x", "--port", "0"],
+      2,
+      /^error: --blob-url s3:\/\/x has no credentials: set AWS_ACCESS_KEY_ID/,
+    ],
+    [
+      ["hub", "serve", "--data", "hub", "--public-url", "hub.example.com", "--port", "0"],
+      2,
+      /^error: --public-url must be a URL/,
+    ],
+    [
+      ["hub", "serve", "--data", "hub", "--host", "999.1.1.1", "--port", "0"],
+      1,
+      /^error: cannot listen on 999.1.1.1/,
+    ],
+    [
+      ["env", "pull", "-t", "/proc/vf-x", "ada/gsm8k"],
+      2,
+      /^error: -t \/proc\/vf-x: cannot write there \(\/proc: /,
+    ],
+    [["setup", "/proc/vf-x"], 2, /^error: the workspace folder \/proc\/vf-x: cannot write there/],
+    [
       ["train", "fifo.toml"],
       2,
       /^error: the training config fifo.toml is a named pipe, not a regular file: pass a TOML file/,

@@ -1,5 +1,6 @@
 /** `vf env pull owner/name[@ref]`: downloads a version's source into a new folder, to read, change and push again. */
 import type { Command } from "commander";
+import { checkNewFolder } from "../../path-checks.ts";
 import type { Output } from "../../terminal/output.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
 
@@ -22,6 +23,11 @@ Examples:
     )
     .action(async (id: string, flags: HubFlags & { target?: string; json?: boolean }) => {
       const hub = await loadHubClient();
+      // Before anything is downloaded: the folder to create must be one that can be.
+      await checkNewFolder(flags.target ?? hub.parseEnvSpec(id).name, {
+        label: flags.target ? "-t" : "the folder",
+        fix: "pass -t a new folder in a place you can write",
+      });
       const client = await connectHub(flags);
       const pulled = await hub.pullEnvironment({
         client,

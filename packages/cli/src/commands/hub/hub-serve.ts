@@ -8,9 +8,10 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
-import { portFlag } from "../../flag-values.ts";
+import { httpUrlFlag, portFlag } from "../../flag-values.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
+import { checkHubServeSettings, databaseError } from "./hub-serve-checks.ts";
 
 interface ServeFlags {
   data: string;
@@ -39,7 +40,11 @@ export function registerHubServe(hub: Command, io: Output): void {
       "a PostgreSQL server instead of the embedded database (default: DATABASE_URL)",
     )
     .option("--blob-url <url>", "blob store: a folder, or s3://bucket/prefix?endpoint=...&region=...")
-    .option("--public-url <url>", "the origin users reach the Hub at, when behind a proxy")
+    .option(
+      "--public-url <url>",
+      "the origin users reach the Hub at, when behind a proxy",
+      httpUrlFlag("--public-url", "https://hub.example.com"),
+    )
     .option("-v, --verbose", "show stack traces of failures")
     .addHelpText(
       "after",
@@ -54,8 +59,16 @@ Examples:
     )
     .action(async (flags: Omit<ServeFlags, "data"> & { data?: string }) => {
       const dataDir = resolve(flags.data ?? defaultHubDataDir());
-      // The server library cannot report a busy port as an error, so check first.
-      if (flags.port !== 0) await assertPortFree(flags.host, flags.port);
+      const settings = {
+        dataDir,
+        // Empty is unset, as startHub reads it.
+        databaseUrl: (flags.databaseUrl ?? process.env.DATABASE_URL) || undefined,
+        databaseSource: flags.databaseUrl ? "--database-url" : "DATABASE_URL",
+        blobUrl: flags.blobUrl,
+      };
+      await checkHubServeSettings(settings);
+      // The server library cannot report a busy port or a foreign address as an error, so check first.
+      await assertPortFree(flags.host, flags.port);
       const { startHub } = await import("@vf-rl/hub");
       const hub = await startHub({
         dataDir,
@@ -64,6 +77,8 @@ Examples:
         ...(flags.databaseUrl ? { databaseUrl: flags.databaseUrl } : {}),
         ...(flags.blobUrl ? { blobUrl: flags.blobUrl } : {}),
         ...(flags.publicUrl ? { publicUrl: flags.publicUrl } : {}),
+      }).catch((error: unknown) => {
+        throw databaseError(error, settings);
       });
       const database =
         (flags.databaseUrl ?? process.env.DATABASE_URL)

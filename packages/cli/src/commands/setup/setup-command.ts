@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
+import { makeOutputFolder } from "../../path-checks.ts";
 import type { Output } from "../../terminal/output.ts";
 
 export type SetupOutcome = "wrote" | "unchanged" | "kept" | "overwrote";
@@ -49,6 +50,7 @@ Writes:
 Files you changed are kept unless --force.`,
     )
     .action(async (dir: string, flags: { force?: boolean }) => {
+      await makeOutputFolder(dir, { label: "the workspace folder", fix: "name a folder you can write" });
       const results = await setupWorkspace(dir, Boolean(flags.force));
       for (const { path, outcome } of results) {
         const note = outcome === "kept" ? " (you changed it; --force to overwrite)" : "";
