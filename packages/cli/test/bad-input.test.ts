@@ -70,6 +70,18 @@ describe("bad input", () => {
       2,
       /^error: -e\/--endpoints-path fifo.toml is a named pipe/,
     ],
+    [
+      ["eval", "reverse-text", "--env-server", "tcp://127.0.0.1:99999"],
+      2,
+      /^error: --env-server takes a running env server's address, tcp:\/\/HOST:PORT \(port 1 to 65535\)/,
+    ],
+    [["eval", "reverse-text", "--env-server", "127.0.0.1:5000"], 2, /^error: --env-server takes a running/],
+    [["sft", "--env", "reverse-text", "--lr", "-1"], 2, /^error: --lr must be greater than 0, got "-1"$/],
+    [
+      ["train", join(REPO, "configs/train/reverse-text.toml"), "--trainer-url", "ftp://x", "--dry-run"],
+      2,
+      /^error: --trainer-url must be an http:\/\/ or https:\/\/ URL, got "ftp:\/\/x"/,
+    ],
     [["serve", "--port", "99999"], 2, /^error: --port must be a port from 0 to 65535/],
     [
       ["hub", "serve", "--data", "/proc/self/vf-x", "--port", "0"],

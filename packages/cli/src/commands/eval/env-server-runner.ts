@@ -7,8 +7,25 @@
  */
 import type { RolloutInput } from "@vf-rl/core";
 import type { RolloutRecord } from "@vf-rl/core/results";
+import { UsageError } from "../../cli-errors.ts";
 import type { ConnectedModel } from "./connect-model.ts";
 import type { EvalSpec } from "./eval-spec.ts";
+
+/**
+ * The address of `--env-server ADDRESS`, checked: a running server's `tcp://HOST:PORT` (port 1 to
+ * 65535) or `ipc://PATH`. ZeroMQ throws "Invalid argument" on anything else, or waits for a port
+ * it cannot reach.
+ */
+export function envServerAddressFlag(value: string): string {
+  const port = /^tcp:\/\/[^/]+:(\d+)$/.exec(value)?.[1];
+  const valid = port !== undefined ? Number(port) >= 1 && Number(port) <= 65535 : /^ipc:\/\/./.test(value);
+  if (!valid) {
+    throw new UsageError(
+      `--env-server takes a running env server's address, tcp://HOST:PORT (port 1 to 65535) or ipc://PATH, got "${value}": e.g. --env-server tcp://127.0.0.1:5000, or --env-server alone to start one`,
+    );
+  }
+  return value;
+}
 
 /** A started (or reached) env server and the runner that sends it the evaluation's units. */
 export interface EnvServerRun {

@@ -14,6 +14,7 @@ import {
   numberFlag,
 } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
+import { envServerAddressFlag } from "./env-server-runner.ts";
 import type { EvalFlags } from "./eval-action.ts";
 import { registerEvalPush } from "./eval-push.ts";
 import { heartbeatUrlFlag } from "./heartbeat.ts";
@@ -127,6 +128,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option(
       "--env-server [address]",
       "run rollouts in an env server: a pool of -w workers started for this run, or a running one (tcp://...)",
+      envServerAddressFlag,
     )
     .option(
       "-w, --num-workers <n>",

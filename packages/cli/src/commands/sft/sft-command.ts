@@ -49,15 +49,15 @@ export function registerSft(program: Command, io: Output): void {
     .option("--init-seed <n>", "seed of a fresh model's initialisation", integerFlag("--init-seed"), 0)
     .option("--steps <n>", "optimizer steps", integerFlag("--steps", 1), 500)
     .option("--batch-size <n>", "conversations per step", integerFlag("--batch-size", 1), 32)
-    .option("--lr <x>", "peak learning rate", numberFlag("--lr"), 1e-3)
+    .option("--lr <x>", "peak learning rate", numberFlag("--lr", { positive: true }), 1e-3)
     .option(
       "--warmup <n>",
       "warmup steps (default: a tenth of the steps, at most 100)",
       integerFlag("--warmup", 0),
     )
     .option("--schedule <name>", "after warmup: cosine or constant", "cosine")
-    .option("--weight-decay <x>", "AdamW weight decay", numberFlag("--weight-decay"), 0.01)
-    .option("--clip <x>", "gradient norm clip (0: off)", numberFlag("--clip"), 1)
+    .option("--weight-decay <x>", "AdamW weight decay", numberFlag("--weight-decay", { min: 0 }), 0.01)
+    .option("--clip <x>", "gradient norm clip (0: off)", numberFlag("--clip", { min: 0 }), 1)
     .option("--seed <n>", "seed of the data order", integerFlag("--seed"), 0)
     .option(
       "--eval-every <n>",

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import type { ConfigOverride } from "@vf-rl/train";
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
+import { httpUrlFlag } from "../../flag-values.ts";
 import { checkInputPath } from "../../path-checks.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -30,8 +31,13 @@ export function registerTrain(program: Command, io: Output, setExit: (code: numb
     .option(
       "--inference-url <url>",
       "an OpenAI-compatible server with vLLM's token fields and /update_weights (default: the engine, in this process)",
+      httpUrlFlag("--inference-url", "http://127.0.0.1:8000/v1"),
     )
-    .option("--trainer-url <url>", "a vf trainer serve server (default: the engine, in this process)")
+    .option(
+      "--trainer-url <url>",
+      "a vf trainer serve server (default: the engine, in this process)",
+      httpUrlFlag("--trainer-url", "http://127.0.0.1:8200"),
+    )
     .option("-v, --verbose", "show stack traces of failures")
     .allowUnknownOption(true)
     .allowExcessArguments(true)
