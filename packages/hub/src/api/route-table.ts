@@ -1,7 +1,9 @@
 /**
  * Declares API routes once, with zod schemas for their query, body and response; from the same
  * declarations the Hub validates requests, wraps replies in the envelope, and writes the OpenAPI
- * document. A handler returns its data (or a raw `Response` for binary routes).
+ * document. The path types the handler's `params` and the route's `auth` its `user`, so a handler
+ * neither asserts a parameter nor checks again who is calling. A handler returns its data (or a raw
+ * `Response` for binary routes).
  */
 
 import { issuePath } from "@vf-rl/core/config";
@@ -9,20 +11,36 @@ import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import { HubError } from "../hub-error.ts";
 import type { HubEnv } from "../server/hub-context.ts";
-import { requireUser } from "../server/principal.ts";
 import { readJson, refuseDeclaredOver } from "../server/request-body.ts";
 import { BODY_LIMITS } from "./body-limits.ts";
+import { authorize, type RouteAuth, type RouteUser } from "./route-auth.ts";
 import { dataEnvelope } from "./schemas/envelope.ts";
 
-/** Who may call a route (checked again in the handler against the resource itself). */
-export type RouteAuth = "none" | "optional" | "read" | "write";
+/**
+ * The names of the `{param}`s of an OpenAPI path: `"/envs/{owner}/{name}"` gives `"owner" | "name"`.
+ */
+export type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParamNames<Rest>
+  : never;
+
+/** The path parameters of a route at `P`, each a string: `{ owner: string; name: string }`. */
+export type PathParams<P extends string> = { [Name in PathParamNames<P>]: string };
 
 /** One API route. `path` uses OpenAPI braces: `/envs/{owner}/{name}`. */
-export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
+export interface RouteSpec<
+  P extends string,
+  A extends RouteAuth,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends z.ZodType,
+> {
   method: "get" | "post" | "put" | "patch" | "delete";
-  path: string;
+  path: P;
   summary: string;
-  auth: RouteAuth;
+  /** Who may call; checked before the body is read, and the handler gets the caller as `user`. */
+  auth: A;
+  /** With `auth: "admin"`: what a user who is not an admin is told; default `NOT_ADMIN`. */
+  notAdmin?: string;
   query?: Q;
   /** A JSON body schema, or "tarball" for a raw .tgz body, handed to the handler unread as `upload`. */
   body?: B | "tarball";
@@ -34,9 +52,15 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   status?: (data: z.infer<R>) => number;
 }
 
-/** What a handler receives, parsed. */
-export interface RouteInput<Q extends z.ZodType, B extends z.ZodType> {
-  params: Record<string, string>;
+/** Any route's spec, as the table keeps them for the OpenAPI document. */
+export type AnyRouteSpec = RouteSpec<string, RouteAuth, z.ZodType, z.ZodType, z.ZodType>;
+
+/** What a handler receives, parsed and checked. */
+export interface RouteInput<P extends string, A extends RouteAuth, Q extends z.ZodType, B extends z.ZodType> {
+  /** The path's `{param}`s, by name; a name the path does not declare is a type error. */
+  params: PathParams<P>;
+  /** The caller, as `auth` requires: never null on a `read`, `write` or `admin` route. */
+  user: RouteUser<A>;
   query: z.infer<Q>;
   body: z.infer<B>;
   /**
@@ -46,9 +70,18 @@ export interface RouteInput<Q extends z.ZodType, B extends z.ZodType> {
   upload: ReadableStream<Uint8Array> | null;
 }
 
+/** The handler of a route: its data (wrapped in the envelope), or a raw `Response` for binary routes. */
+export type RouteHandler<
+  P extends string,
+  A extends RouteAuth,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends z.ZodType,
+> = (c: Context<HubEnv>, input: RouteInput<P, A, Q, B>) => Promise<z.infer<R> | Response>;
+
 /** The routes of one Hub app, collected for the OpenAPI document. */
 export class RouteTable {
-  readonly specs: RouteSpec<z.ZodType, z.ZodType, z.ZodType>[] = [];
+  readonly specs: AnyRouteSpec[] = [];
 
   constructor(
     readonly app: Hono<HubEnv>,
@@ -56,15 +89,18 @@ export class RouteTable {
   ) {}
 
   /** Registers `spec` with `handler` on the app. */
-  add<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-    spec: RouteSpec<Q, B, R>,
-    handler: (c: Context<HubEnv>, input: RouteInput<Q, B>) => Promise<z.infer<R> | Response>,
-  ): void {
-    this.specs.push(spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType>);
+  add<
+    const P extends string,
+    const A extends RouteAuth,
+    Q extends z.ZodType,
+    B extends z.ZodType,
+    R extends z.ZodType,
+  >(spec: RouteSpec<P, A, Q, B, R>, handler: RouteHandler<P, A, Q, B, R>): void {
+    this.specs.push(spec as unknown as AnyRouteSpec);
     const honoPath = this.basePath + spec.path.replace(/\{(\w+)\}/g, ":$1");
     this.app.on(spec.method.toUpperCase(), honoPath, async (c) => {
       // Who may call comes first: an anonymous or read-only caller is refused before its body is read.
-      if (spec.auth === "read" || spec.auth === "write") requireUser(c, spec.auth);
+      const user = authorize(c.get("principal"), spec.auth, spec.notAdmin);
       const query = spec.query ? parseWith(spec.query, c.req.query(), "query") : undefined;
       let body: unknown;
       let upload: ReadableStream<Uint8Array> | null = null;
@@ -75,11 +111,13 @@ export class RouteTable {
         body = parseWith(spec.body, await readJson(c, spec.maxBodyBytes ?? BODY_LIMITS.json), "body");
       }
       const data = await handler(c, {
-        params: c.req.param() as Record<string, string>,
+        // The router matched `honoPath`, so every name of the path is there.
+        params: c.req.param() as PathParams<P>,
+        user,
         query,
         body,
         upload,
-      } as RouteInput<Q, B>);
+      } as RouteInput<P, A, Q, B>);
       if (data instanceof Response) return data;
       const status = spec.status?.(data) ?? 200;
       return c.json({ data }, status as 200);
@@ -100,6 +138,6 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
 }
 
 /** The envelope schema of a route's success, for the document. */
-export function successSchema(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>): z.ZodType | null {
+export function successSchema(spec: AnyRouteSpec): z.ZodType | null {
   return spec.response === "binary" ? null : dataEnvelope(spec.response);
 }

@@ -4,9 +4,9 @@
  * per-environment list and leaderboard. A report is visible exactly when its environment is.
  */
 import { RolloutRecord } from "@vf-rl/core/results";
-import type { Context } from "hono";
 import { BODY_LIMITS } from "../api/body-limits.ts";
 import { decodeCursor, paginate } from "../api/cursor.ts";
+import type { Writer } from "../api/route-auth.ts";
 import { parseWith, type RouteTable } from "../api/route-table.ts";
 import { PageQuery, pageOf } from "../api/schemas/envelope.ts";
 import {
@@ -20,8 +20,7 @@ import {
 } from "../api/schemas/report-schemas.ts";
 import { HubError, notFound } from "../hub-error.ts";
 import { canSee, visibleSnapshot } from "../server/env-access.ts";
-import type { HubEnv } from "../server/hub-context.ts";
-import { requireUser } from "../server/principal.ts";
+import type { HubContext, Principal } from "../server/hub-context.ts";
 import {
   completeReport,
   findReport,
@@ -70,20 +69,23 @@ export function toLeaderboardGroup(group: LeaderboardGroupRecord): LeaderboardGr
   };
 }
 
-/** The report `id` if the caller may see it, else `not_found`. */
-export async function visibleReport(c: Context<HubEnv>, id: string): Promise<ReportRecord> {
-  const report = /^\d{1,9}$/.test(id) ? await findReport(c.get("hub").db, Number(id)) : null;
-  const viewer = c.get("principal");
+/** The report `id` if `viewer` may see it, else `not_found`. */
+export async function visibleReport(
+  hub: HubContext,
+  viewer: Principal | null,
+  id: string,
+): Promise<ReportRecord> {
+  const report = /^\d{1,9}$/.test(id) ? await findReport(hub.db, Number(id)) : null;
   if (!report || !canSee(report, viewer)) {
     throw notFound(`report ${id}`);
   }
   return report;
 }
 
-async function ownReport(c: Context<HubEnv>, id: string): Promise<ReportRecord> {
-  const user = requireUser(c, "write");
-  const report = await visibleReport(c, id);
-  if (report.uploadedBy !== user.userName)
+/** The report `id` if `writer` uploaded it: `not_found` when hidden, else `forbidden`. */
+async function ownReport(hub: HubContext, writer: Writer, id: string): Promise<ReportRecord> {
+  const report = await visibleReport(hub, writer, id);
+  if (report.uploadedBy !== writer.userName)
     throw new HubError(
       "forbidden",
       `report ${id} was uploaded by ${report.uploadedBy}: only they can add to it`,
@@ -104,9 +106,8 @@ export function addReportRoutes(table: RouteTable): void {
       response: ReportInfo,
       status: (r) => (r.rows_received === 0 && r.status === "uploading" ? 201 : 200),
     },
-    async (c, { body }) => {
+    async (c, { user, body }) => {
       const hub = c.get("hub");
-      const user = requireUser(c, "write");
       const [owner, name] = body.env.split("/");
       if (!owner || !name)
         throw new HubError("validation_failed", `body field "env": "${body.env}" is not owner/name`, {
@@ -148,7 +149,7 @@ export function addReportRoutes(table: RouteTable): void {
 
   table.add(
     { method: "get", path: "/reports/{id}", summary: "One report", auth: "optional", response: ReportInfo },
-    async (c, { params }) => toReportInfo(await visibleReport(c, params.id!)),
+    async (c, { params, user }) => toReportInfo(await visibleReport(c.get("hub"), user, params.id)),
   );
 
   table.add(
@@ -161,8 +162,8 @@ export function addReportRoutes(table: RouteTable): void {
       maxBodyBytes: BODY_LIMITS.reportRows,
       response: RowsReceived,
     },
-    async (c, { params, body }) => {
-      const report = await ownReport(c, params.id!);
+    async (c, { params, user, body }) => {
+      const report = await ownReport(c.get("hub"), user, params.id);
       if (report.status === "complete")
         throw new HubError("conflict", `report ${report.id} is complete: it takes no more rows`);
       if (body.offset + body.rows.length > report.rowCount) {
@@ -190,8 +191,8 @@ export function addReportRoutes(table: RouteTable): void {
       auth: "write",
       response: ReportInfo,
     },
-    async (c, { params }) => {
-      const report = await ownReport(c, params.id!);
+    async (c, { params, user }) => {
+      const report = await ownReport(c.get("hub"), user, params.id);
       if (report.rowsReceived < report.rowCount) {
         throw new HubError(
           "conflict",
@@ -215,8 +216,8 @@ export function addReportRoutes(table: RouteTable): void {
       query: PageQuery,
       response: pageOf(ReportRow),
     },
-    async (c, { params, query }) => {
-      const report = await visibleReport(c, params.id!);
+    async (c, { params, user, query }) => {
+      const report = await visibleReport(c.get("hub"), user, params.id);
       const after = query.cursor ? decodeCursor(query.cursor) : -1;
       const { items, nextCursor } = paginate(
         await listRows(c.get("hub").db, report.id, query.limit, after),
@@ -235,9 +236,9 @@ export function addReportRoutes(table: RouteTable): void {
       query: PageQuery,
       response: pageOf(ReportInfo),
     },
-    async (c, { params, query }) => {
+    async (c, { params, user, query }) => {
       const hub = c.get("hub");
-      const snapshot = await visibleSnapshot(hub, c.get("principal"), params.owner!, params.name!);
+      const snapshot = await visibleSnapshot(hub, user, params.owner, params.name);
       const rows = await listReports(
         hub.db,
         snapshot.env.id,
@@ -257,9 +258,9 @@ export function addReportRoutes(table: RouteTable): void {
       auth: "optional",
       response: Leaderboard,
     },
-    async (c, { params }) => {
+    async (c, { params, user }) => {
       const hub = c.get("hub");
-      const snapshot = await visibleSnapshot(hub, c.get("principal"), params.owner!, params.name!);
+      const snapshot = await visibleSnapshot(hub, user, params.owner, params.name);
       const groups = await leaderboard(hub.db, snapshot.env.id);
       return { env: `${params.owner}/${params.name}`, groups: groups.map(toLeaderboardGroup) };
     },

@@ -24,20 +24,18 @@ import { listApiKeys, revokeApiKey } from "../store/api-keys-store.ts";
 import { findUserById, insertUser } from "../store/users-store.ts";
 import { toApiKeyInfo } from "./api-views.ts";
 import { originOf } from "./origin.ts";
-import { requireUser } from "./principal.ts";
 
 /** Registers the account routes on `table`. */
 export function addAccountRoutes(table: RouteTable): void {
   table.add(
     { method: "get", path: "/me", summary: "Who the key belongs to", auth: "read", response: Whoami },
-    async (c) => {
-      const principal = requireUser(c);
-      const user = (await findUserById(c.get("hub").db, principal.userId))!;
+    async (c, { user }) => {
+      const record = (await findUserById(c.get("hub").db, user.userId))!;
       return {
-        user: { name: user.name, is_admin: user.isAdmin, created_at: user.createdAt },
+        user: { name: record.name, is_admin: record.isAdmin, created_at: record.createdAt },
         key:
-          principal.via.type === "key"
-            ? { prefix: principal.via.prefix, name: principal.via.name, scope: principal.scope }
+          user.via.type === "key"
+            ? { prefix: user.via.prefix, name: user.via.name, scope: user.scope }
             : null,
       };
     },
@@ -51,8 +49,8 @@ export function addAccountRoutes(table: RouteTable): void {
       auth: "read",
       response: pageOf(ApiKeyInfo),
     },
-    async (c) => {
-      const keys = await listApiKeys(c.get("hub").db, requireUser(c).userId);
+    async (c, { user }) => {
+      const keys = await listApiKeys(c.get("hub").db, user.userId);
       return {
         items: keys.map(toApiKeyInfo),
         next_cursor: null,
@@ -70,8 +68,7 @@ export function addAccountRoutes(table: RouteTable): void {
       response: CreatedKey,
       status: () => 201,
     },
-    async (c, { body }) =>
-      issueApiKey(c.get("hub").db, requireUser(c, "write").userId, body.name, body.scope),
+    async (c, { user, body }) => issueApiKey(c.get("hub").db, user.userId, body.name, body.scope),
   );
 
   table.add(
@@ -82,16 +79,16 @@ export function addAccountRoutes(table: RouteTable): void {
       auth: "write",
       response: RevokedKey,
     },
-    async (c, { params }) => {
+    async (c, { params, user }) => {
       const hub = c.get("hub");
-      if (!(await revokeApiKey(hub.db, requireUser(c, "write").userId, params.prefix!))) {
+      if (!(await revokeApiKey(hub.db, user.userId, params.prefix))) {
         throw new HubError(
           "not_found",
           `you have no active key ${params.prefix}: list them with GET /api/v1/me/keys`,
         );
       }
       hub.cache.invalidate("key:");
-      return { prefix: params.prefix!, revoked: true as const };
+      return { prefix: params.prefix, revoked: true as const };
     },
   );
 
@@ -100,19 +97,13 @@ export function addAccountRoutes(table: RouteTable): void {
       method: "post",
       path: "/users",
       summary: "Create a user with a first write key (admins only)",
-      auth: "write",
+      auth: "admin",
+      notAdmin: "only admins create users: ask one, or run vf hub user create on the Hub's machine",
       body: CreateUserRequest,
       response: CreatedUser,
       status: () => 201,
     },
     async (c, { body }) => {
-      const admin = requireUser(c, "write");
-      if (!admin.isAdmin) {
-        throw new HubError(
-          "forbidden",
-          "only admins create users: ask one, or run vf hub user create on the Hub's machine",
-        );
-      }
       const password = body.password ?? randomBytes(12).toString("base64url");
       return c.get("hub").db.transaction(async (tx) => {
         const user = await insertUser(tx, {

@@ -1,5 +1,6 @@
 /** The `/envs` routes of the API: list and search, info, versions, push, inspect, download, delete. */
 import { decodeCursor, paginate } from "../api/cursor.ts";
+import type { Writer } from "../api/route-auth.ts";
 import type { RouteTable } from "../api/route-table.ts";
 import {
   Deleted,
@@ -21,9 +22,9 @@ import { deleteVersion, latestOf } from "../store/versions-store.ts";
 import { toEnvInfo, toEnvSummary, toVersionInfo } from "./api-views.ts";
 import { dropUnusedTarball } from "./drop-unused-tarball.ts";
 import { canWrite, invalidateEnv, versionOf, visibleSnapshot } from "./env-access.ts";
+import type { HubContext } from "./hub-context.ts";
 import { inspectVersion, tarballOf } from "./inspect-version.ts";
 import { originOf } from "./origin.ts";
-import { requireUser } from "./principal.ts";
 import { pushVersion } from "./push-version.ts";
 
 const ENV = "/envs/{owner}/{name}";
@@ -40,13 +41,12 @@ export function addEnvRoutes(table: RouteTable): void {
       query: ListEnvsQuery,
       response: pageOf(EnvSummary),
     },
-    async (c, { query }) => {
+    async (c, { user, query }) => {
       const hub = c.get("hub");
-      const viewer = c.get("principal");
       const rows = await searchEnvironments(hub.db, {
         ...(query.q ? { query: query.q } : {}),
         ...(query.owner ? { owner: query.owner } : {}),
-        viewer: viewer?.isAdmin ? null : (viewer?.userName ?? null),
+        viewer: user?.isAdmin ? null : (user?.userName ?? null),
         ...(query.cursor ? { afterId: decodeCursor(query.cursor) } : {}),
         limit: query.limit,
       });
@@ -74,8 +74,8 @@ export function addEnvRoutes(table: RouteTable): void {
       auth: "optional",
       response: EnvInfo,
     },
-    async (c, { params }) => {
-      const snapshot = await visibleSnapshot(c.get("hub"), c.get("principal"), params.owner!, params.name!);
+    async (c, { params, user }) => {
+      const snapshot = await visibleSnapshot(c.get("hub"), user, params.owner, params.name);
       return toEnvInfo(snapshot.env, snapshot.latest, originOf(c));
     },
   );
@@ -89,15 +89,15 @@ export function addEnvRoutes(table: RouteTable): void {
       body: UpdateEnvRequest,
       response: EnvInfo,
     },
-    async (c, { params, body }) => {
+    async (c, { params, user, body }) => {
       const hub = c.get("hub");
-      const snapshot = await writableSnapshot(c, params.owner!, params.name!);
+      const snapshot = await writableSnapshot(hub, user, params.owner, params.name);
       await updateEnvironment(hub.db, snapshot.env.id, {
         description: snapshot.env.description,
         tags: snapshot.env.tags,
         visibility: body.visibility,
       });
-      invalidateEnv(hub, params.owner!, params.name!);
+      invalidateEnv(hub, params.owner, params.name);
       return toEnvInfo({ ...snapshot.env, visibility: body.visibility }, snapshot.latest, originOf(c));
     },
   );
@@ -110,12 +110,12 @@ export function addEnvRoutes(table: RouteTable): void {
       auth: "write",
       response: Deleted,
     },
-    async (c, { params }) => {
+    async (c, { params, user }) => {
       const hub = c.get("hub");
-      const snapshot = await writableSnapshot(c, params.owner!, params.name!);
+      const snapshot = await writableSnapshot(hub, user, params.owner, params.name);
       await deleteEnvironment(hub.db, snapshot.env.id);
       for (const version of snapshot.versions) await dropUnusedTarball(hub, version.tarballSha256);
-      invalidateEnv(hub, params.owner!, params.name!);
+      invalidateEnv(hub, params.owner, params.name);
       return { deleted: `${params.owner}/${params.name}` };
     },
   );
@@ -129,8 +129,8 @@ export function addEnvRoutes(table: RouteTable): void {
       query: PageQuery,
       response: pageOf(VersionInfo),
     },
-    async (c, { params, query }) => {
-      const snapshot = await visibleSnapshot(c.get("hub"), c.get("principal"), params.owner!, params.name!);
+    async (c, { params, user, query }) => {
+      const snapshot = await visibleSnapshot(c.get("hub"), user, params.owner, params.name);
       const after = query.cursor ? decodeCursor(query.cursor) : Number.POSITIVE_INFINITY;
       const { items, nextCursor } = paginate(
         snapshot.versions.filter((v) => v.id < after),
@@ -151,11 +151,11 @@ export function addEnvRoutes(table: RouteTable): void {
       response: PushResult,
       status: (result) => (result.status === "created" ? 201 : 200),
     },
-    async (c, { params, query, upload }) => {
+    async (c, { params, user, query, upload }) => {
       const clientHash = c.req.header("x-vf-content-hash");
-      return pushVersion(c.get("hub"), requireUser(c, "write"), {
-        owner: params.owner!,
-        name: params.name!,
+      return pushVersion(c.get("hub"), user, {
+        owner: params.owner,
+        name: params.name,
         upload,
         ...(query.visibility ? { visibility: query.visibility } : {}),
         ...(clientHash ? { clientHash } : {}),
@@ -171,9 +171,9 @@ export function addEnvRoutes(table: RouteTable): void {
       auth: "optional",
       response: VersionInfo,
     },
-    async (c, { params }) => {
-      const snapshot = await visibleSnapshot(c.get("hub"), c.get("principal"), params.owner!, params.name!);
-      return toVersionInfo(versionOf(snapshot, params.ref!));
+    async (c, { params, user }) => {
+      const snapshot = await visibleSnapshot(c.get("hub"), user, params.owner, params.name);
+      return toVersionInfo(versionOf(snapshot, params.ref));
     },
   );
 
@@ -185,12 +185,12 @@ export function addEnvRoutes(table: RouteTable): void {
       auth: "write",
       response: Deleted,
     },
-    async (c, { params }) => {
+    async (c, { params, user }) => {
       const hub = c.get("hub");
-      const snapshot = await writableSnapshot(c, params.owner!, params.name!);
-      const version = versionOf(snapshot, params.ref!);
+      const snapshot = await writableSnapshot(hub, user, params.owner, params.name);
+      const version = versionOf(snapshot, params.ref);
       if (await deleteVersion(hub.db, version)) await hub.blobs.delete(tarballKey(version.tarballSha256));
-      invalidateEnv(hub, params.owner!, params.name!);
+      invalidateEnv(hub, params.owner, params.name);
       return { deleted: `${params.owner}/${params.name}@${version.semver}` };
     },
   );
@@ -203,10 +203,10 @@ export function addEnvRoutes(table: RouteTable): void {
       auth: "optional",
       response: "binary",
     },
-    async (c, { params }) => {
+    async (c, { params, user }) => {
       const hub = c.get("hub");
-      const snapshot = await visibleSnapshot(hub, c.get("principal"), params.owner!, params.name!);
-      const version = versionOf(snapshot, params.ref!);
+      const snapshot = await visibleSnapshot(hub, user, params.owner, params.name);
+      const version = versionOf(snapshot, params.ref);
       const bytes = await tarballOf(hub, version);
       return new Response(bytes, {
         headers: {
@@ -228,22 +228,18 @@ export function addEnvRoutes(table: RouteTable): void {
       query: InspectQuery,
       response: InspectResult,
     },
-    async (c, { params, query }) => {
+    async (c, { params, user, query }) => {
       const hub = c.get("hub");
-      const snapshot = await visibleSnapshot(hub, c.get("principal"), params.owner!, params.name!);
-      return inspectVersion(hub, versionOf(snapshot, params.ref!), query.path, query.max_bytes);
+      const snapshot = await visibleSnapshot(hub, user, params.owner, params.name);
+      return inspectVersion(hub, versionOf(snapshot, params.ref), query.path, query.max_bytes);
     },
   );
 }
 
-async function writableSnapshot(
-  c: Parameters<Parameters<RouteTable["add"]>[1]>[0],
-  owner: string,
-  name: string,
-) {
-  const viewer = requireUser(c, "write");
-  const snapshot = await visibleSnapshot(c.get("hub"), viewer, owner, name);
-  if (!canWrite(owner, viewer))
-    throw new HubError("forbidden", `${viewer.userName} cannot change ${owner}/${name}: only its owner can`);
+/** The snapshot of `owner/name` if `writer` may change it: `not_found` when hidden, else `forbidden`. */
+async function writableSnapshot(hub: HubContext, writer: Writer, owner: string, name: string) {
+  const snapshot = await visibleSnapshot(hub, writer, owner, name);
+  if (!canWrite(owner, writer))
+    throw new HubError("forbidden", `${writer.userName} cannot change ${owner}/${name}: only its owner can`);
   return snapshot;
 }

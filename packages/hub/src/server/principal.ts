@@ -68,24 +68,6 @@ export async function resolvePrincipal(c: Context<HubEnv>): Promise<Principal | 
   };
 }
 
-/** The caller, or `unauthorized` saying how to sign in. */
-export function requireUser(c: Context<HubEnv>, scope: "read" | "write" = "read"): Principal {
-  const principal = c.get("principal");
-  if (!principal)
-    throw new HubError("unauthorized", "this needs an API key: run vf login, or set VF_API_KEY");
-  if (scope === "write" && principal.scope !== "write") {
-    throw new HubError(
-      "forbidden",
-      `the key ${keyName(principal)} is read-only: create a write key (vf login, or the account page)`,
-    );
-  }
-  return principal;
-}
-
-function keyName(principal: Principal): string {
-  return principal.via.type === "key" ? principal.via.prefix : "in use";
-}
-
 /**
  * The client's address: the socket's, or, when the Hub is configured with a trusted proxy header
  * (`trustedProxyHeader`, e.g. `x-forwarded-for`), that header's last entry, the one the proxy in front

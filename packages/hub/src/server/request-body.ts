@@ -10,7 +10,6 @@ import type { Context } from "hono";
 import { BODY_LIMITS } from "../api/body-limits.ts";
 import { refuseNul } from "../api/nul-characters.ts";
 import { HubError } from "../hub-error.ts";
-import type { HubEnv } from "./hub-context.ts";
 
 function tooLarge(max: number): HubError {
   return new HubError(
@@ -21,13 +20,13 @@ function tooLarge(max: number): HubError {
 }
 
 /** Refuses with `payload_too_large` a request whose declared Content-Length passes `max` bytes. */
-export function refuseDeclaredOver(c: Context<HubEnv>, max: number): void {
+export function refuseDeclaredOver(c: Context, max: number): void {
   const declared = c.req.header("content-length");
   if (declared !== undefined && Number(declared) > max) throw tooLarge(max);
 }
 
 /** The request body, or `payload_too_large` as soon as it is known to pass `max` bytes. */
-export async function readCapped(c: Context<HubEnv>, max: number): Promise<Uint8Array> {
+export async function readCapped(c: Context, max: number): Promise<Uint8Array> {
   refuseDeclaredOver(c, max);
   const stream = c.req.raw.body;
   if (!stream) return new Uint8Array();
@@ -53,7 +52,7 @@ export async function readCapped(c: Context<HubEnv>, max: number): Promise<Uint8
 }
 
 /** The body parsed as JSON (empty is `{}`), capped at `max` bytes; a NUL in it is `bad_request`. */
-export async function readJson(c: Context<HubEnv>, max: number): Promise<unknown> {
+export async function readJson(c: Context, max: number): Promise<unknown> {
   const text = Buffer.from(await readCapped(c, max)).toString("utf8");
   let value: unknown;
   try {
@@ -67,7 +66,7 @@ export async function readJson(c: Context<HubEnv>, max: number): Promise<unknown
 }
 
 /** A web form's fields (urlencoded or multipart), capped at `BODY_LIMITS.form` bytes; no NULs. */
-export async function readForm(c: Context<HubEnv>): Promise<Record<string, string>> {
+export async function readForm(c: Context): Promise<Record<string, string>> {
   const bytes = await readCapped(c, BODY_LIMITS.form);
   const type = c.req.header("content-type") ?? "application/x-www-form-urlencoded";
   let data: FormData;

@@ -14,7 +14,7 @@ import { toLeaderboardGroup, toReportInfo, visibleReport } from "../reports/repo
 import { leaderboard, listReports, listRows } from "../reports/reports-store.ts";
 import { toApiKeyInfo, toEnvInfo, toEnvSummary, toVersionInfo } from "../server/api-views.ts";
 import { visibleSnapshot } from "../server/env-access.ts";
-import type { HubEnv, Principal } from "../server/hub-context.ts";
+import type { HubContext, HubEnv, Principal } from "../server/hub-context.ts";
 import { originOf } from "../server/origin.ts";
 import { clientAddress, SESSION_COOKIE } from "../server/principal.ts";
 import { readForm } from "../server/request-body.ts";
@@ -30,21 +30,12 @@ import { deviceApprovalPage, deviceDonePage, loginPage } from "./login-page.ts";
 import { ownerPage } from "./owner-page.ts";
 import { loadOwnerProfile } from "./owner-profile.ts";
 import { reportPage } from "./report-page.ts";
+import { type SignedInEnv, signedIn } from "./signed-in.ts";
 
-type WebContext = Context<HubEnv>;
-
-/** The signed-in user of a page with the session's CSRF token, or a redirect to sign in. */
-function sessionUser(c: WebContext): { viewer: Principal; csrf: string } | Response {
-  const viewer = c.get("principal");
-  if (viewer?.via.type !== "session") {
-    return c.redirect(`/login?next=${encodeURIComponent(c.req.path + (new URL(c.req.url).search || ""))}`);
-  }
-  return { viewer, csrf: viewer.via.csrfToken };
-}
-
-async function formWithCsrf(c: WebContext, csrf: string): Promise<Record<string, string>> {
+/** The page's form, if it carries the session's CSRF token; else `forbidden`. */
+async function formWithCsrf(c: Context<SignedInEnv>): Promise<Record<string, string>> {
   const form = await readForm(c);
-  if (form.csrf !== csrf)
+  if (form.csrf !== c.get("session").csrf)
     throw new HubError(
       "forbidden",
       "the form expired or came from another site: reload the page and try again",
@@ -132,19 +123,16 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
     return c.redirect(next, 303);
   });
 
-  app.post("/logout", async (c) => {
-    const session = sessionUser(c);
-    if (session instanceof Response) return session;
-    await formWithCsrf(c, session.csrf);
+  app.post("/logout", signedIn, async (c) => {
+    await formWithCsrf(c);
     const token = getCookie(c, SESSION_COOKIE);
     if (token) await deleteSession(c.get("hub").db, token);
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.redirect("/", 303);
   });
 
-  app.get("/login/device", async (c) => {
-    const session = sessionUser(c);
-    if (session instanceof Response) return session;
+  app.get("/login/device", signedIn, async (c) => {
+    const session = c.get("session");
     const userCode = (c.req.query("code") ?? "").toUpperCase();
     const pending = await findPendingLogin(c.get("hub").db, userCode);
     if (!pending)
@@ -155,45 +143,45 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
     return c.html(deviceApprovalPage({ ...session, userCode, clientName: pending.clientName }));
   });
 
-  app.post("/login/device", async (c) => {
-    const session = sessionUser(c);
-    if (session instanceof Response) return session;
-    const form = await formWithCsrf(c, session.csrf);
+  app.post("/login/device", signedIn, async (c) => {
+    const session = c.get("session");
+    const form = await formWithCsrf(c);
     const approve = form.decision === "approve";
     await decideDeviceLogin(c.get("hub").db, form.code ?? "", session.viewer.userId, approve);
     return c.html(deviceDonePage(session.viewer, approve));
   });
 
-  app.get("/account", async (c) => {
-    const session = sessionUser(c);
-    if (session instanceof Response) return session;
-    return c.html(accountPage({ ...session, keys: await keysOf(c, session.viewer) }));
+  app.get("/account", signedIn, async (c) => {
+    const session = c.get("session");
+    return c.html(accountPage({ ...session, keys: await keysOf(c.get("hub"), session.viewer) }));
   });
 
-  app.post("/account/keys", async (c) => {
-    const session = sessionUser(c);
-    if (session instanceof Response) return session;
-    const form = await formWithCsrf(c, session.csrf);
+  app.post("/account/keys", signedIn, async (c) => {
+    const session = c.get("session");
+    const form = await formWithCsrf(c);
     const name = (form.name ?? "").trim().slice(0, 100) || "unnamed";
     const scope = form.scope === "read" ? "read" : "write";
     const created = await issueApiKey(c.get("hub").db, session.viewer.userId, name, scope);
     // Rendered in the reply, never redirected to: the key must not land in a URL or a later page.
-    return c.html(accountPage({ ...session, keys: await keysOf(c, session.viewer), created }), 201, {
-      "cache-control": "no-store",
-    });
+    return c.html(
+      accountPage({ ...session, keys: await keysOf(c.get("hub"), session.viewer), created }),
+      201,
+      {
+        "cache-control": "no-store",
+      },
+    );
   });
 
-  app.post("/account/keys/:prefix/revoke", async (c) => {
-    const session = sessionUser(c);
-    if (session instanceof Response) return session;
-    await formWithCsrf(c, session.csrf);
+  app.post("/account/keys/:prefix/revoke", signedIn, async (c) => {
+    const session = c.get("session");
+    await formWithCsrf(c);
     await revokeApiKey(c.get("hub").db, session.viewer.userId, c.req.param("prefix"));
     c.get("hub").cache.invalidate("key:");
     return c.redirect("/account", 303);
   });
 
   app.get("/reports/:id", async (c) => {
-    const report = await visibleReport(c, c.req.param("id"));
+    const report = await visibleReport(c.get("hub"), c.get("principal"), c.req.param("id"));
     const cursor = c.req.query("cursor");
     const rows = await listRows(c.get("hub").db, report.id, 50, cursor ? decodeCursor(cursor) : -1);
     const { items, nextCursor } = paginate(rows, 50);
@@ -238,6 +226,6 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
   });
 }
 
-async function keysOf(c: WebContext, viewer: Principal) {
-  return (await listApiKeys(c.get("hub").db, viewer.userId)).map(toApiKeyInfo);
+async function keysOf(hub: HubContext, viewer: Principal) {
+  return (await listApiKeys(hub.db, viewer.userId)).map(toApiKeyInfo);
 }
