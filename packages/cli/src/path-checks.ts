@@ -5,6 +5,7 @@
  * write, and a folder that cannot be written is better found before a run than after it. Each
  * failure is a `UsageError` of one line: the flag and path, what is wrong, and `fix`.
  */
+import { constants as bufferConstants } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { access, open, rm, stat, statfs } from "node:fs/promises";
@@ -33,7 +34,11 @@ const REASONS: Record<string, string> = {
   ENOENT: "that file system does not allow new files there",
   ENOSPC: "the disk is full",
   ENOTDIR: "a part of the path is a file, not a folder",
+  ELOOP: "its symbolic links loop",
 };
+
+// vf reads an input file whole, as one string: past this length V8 cannot hold it.
+const MAX_INPUT_BYTES = bufferConstants.MAX_STRING_LENGTH;
 
 /**
  * Checks that `path`, read as input, is a readable regular file (or folder, as `accept` says).
@@ -59,6 +64,9 @@ export async function checkInputPath(
   if (special) throw refuse(`is ${special}, not ${accept === "folder" ? "a folder" : "a regular file"}`);
   const kind = stats.isDirectory() ? "folder" : "file";
   if (accept !== "file or folder" && kind !== accept) throw refuse(`is a ${kind}, not a ${accept}`);
+  if (kind === "file" && stats.size > MAX_INPUT_BYTES) {
+    throw refuse(`is ${megabytes(stats.size)}, more than vf reads at once (${megabytes(MAX_INPUT_BYTES)})`);
+  }
   try {
     await access(path, constants.R_OK);
   } catch {
@@ -130,6 +138,10 @@ async function probeWrite(dir: string, subject: string, fix: string): Promise<vo
     throw new UsageError(`${subject}: cannot write there (${dir}: ${REASONS[code] ?? code}): ${fix}`);
   }
   await rm(probe, { force: true });
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / 2 ** 20)} MiB`;
 }
 
 /** "a named pipe", "a device", "a socket", or null for a regular file or a folder. */

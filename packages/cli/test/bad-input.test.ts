@@ -1,7 +1,7 @@
 // Bad input as a user types it, through the real vf binary: each mistake is one line that says what
 // is wrong and what to do, a non-zero exit, and no "internal error" (and nothing spins).
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,9 @@ beforeAll(async () => {
   await writeFile(join(dir, "minus-five.toml"), 'num_examples = -5\n[[eval]]\nid = "reverse-text"\n');
   // Named pipes nobody writes to: reading one blocks for ever.
   for (const name of ["fifo.toml", "fifo.jsonl"]) execFileSync("mkfifo", [join(dir, name)]);
+  // 600 MiB of nothing (sparse): more than one string can hold.
+  await writeFile(join(dir, "huge.jsonl"), "");
+  await truncate(join(dir, "huge.jsonl"), 600 * 2 ** 20);
   await writeFile(
     join(dir, "bad-url.toml"),
     'model = "m"\nbase_url = "not-a-url"\n[[eval]]\nid = "reverse-text"\n',
@@ -77,6 +80,7 @@ describe("bad input", () => {
     ],
     [["eval", "reverse-text", "--env-server", "127.0.0.1:5000"], 2, /^error: --env-server takes a running/],
     [["sft", "--env", "reverse-text", "--lr", "-1"], 2, /^error: --lr must be greater than 0, got "-1"$/],
+    [["sft", "--data", "huge.jsonl"], 2, /^error: --data huge.jsonl is 600 MiB, more than vf reads at once/],
     [
       ["train", join(REPO, "configs/train/reverse-text.toml"), "--trainer-url", "ftp://x", "--dry-run"],
       2,
