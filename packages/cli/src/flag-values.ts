@@ -1,6 +1,17 @@
 /** Parsers for flag values, each failing with a usage error that names the flag. */
 import { UsageError } from "./cli-errors.ts";
 
+/**
+ * The longest time limit in seconds: Node's timers hold at most 2^31-1 ms (about 24 days) and
+ * fire at once past it, which would end every rollout as timed out.
+ */
+export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** `value` as a message quotes it: whole if short, else its start. */
+function quoted(value: string): string {
+  return value.length <= 60 ? value : `${value.slice(0, 60)}... (${value.length} characters)`;
+}
+
 export function jsonObjectFlag(flag: string) {
   return (value: string): Record<string, unknown> => {
     let parsed: unknown;
@@ -11,7 +22,7 @@ export function jsonObjectFlag(flag: string) {
       throw new UsageError(`${flag} must be a JSON object (${detail}): e.g. ${flag} '{"key": 1}'`);
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new UsageError(`${flag} must be a JSON object, got ${value}: e.g. ${flag} '{"key": 1}'`);
+      throw new UsageError(`${flag} must be a JSON object, got ${quoted(value)}: e.g. ${flag} '{"key": 1}'`);
     }
     return parsed as Record<string, unknown>;
   };
@@ -71,9 +82,9 @@ export function portFlag(flag: string) {
 
 /**
  * A finite number; with `positive`, greater than zero (a time limit of 0 or less means nothing);
- * with `min`, at least that (a temperature below 0 means nothing).
+ * with `min` and `max`, within them (a temperature below 0 means nothing).
  */
-export function numberFlag(flag: string, options: { positive?: boolean; min?: number } = {}) {
+export function numberFlag(flag: string, options: { positive?: boolean; min?: number; max?: number } = {}) {
   return (value: string): number => {
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n))
@@ -81,6 +92,9 @@ export function numberFlag(flag: string, options: { positive?: boolean; min?: nu
     if (options.positive && n <= 0) throw new UsageError(`${flag} must be greater than 0, got "${value}"`);
     if (options.min !== undefined && n < options.min) {
       throw new UsageError(`${flag} must be at least ${options.min}, got "${value}"`);
+    }
+    if (options.max !== undefined && n > options.max) {
+      throw new UsageError(`${flag} must be at most ${options.max}, got "${value}"`);
     }
     return n;
   };

@@ -33,6 +33,12 @@ describe("bad input", () => {
     [["eval", "reverse-text", "--timeout", "0"], 2, /^error: --timeout must be greater than 0, got "0"$/],
     [["eval", "reverse-text", "--timeout", "-1"], 2, /^error: --timeout must be greater than 0, got "-1"$/],
     [["eval", "reverse-text", "-n", "99999999999999999999"], 2, /^error: -n is too large/],
+    // Past Node's longest timer, every rollout timed out at once and the run exited 0.
+    [
+      ["eval", "reverse-text", "--timeout", "1e9"],
+      2,
+      /^error: --timeout must be at most 2147483, got "1e9"$/,
+    ],
     [
       ["eval", "reverse-text", ...small, "-s", "-o", "/etc/passwd"],
       1,

@@ -11,6 +11,7 @@ import {
   integerFlag,
   jsonObjectFlag,
   listFlag,
+  MAX_TIMEOUT_SECONDS,
   numberFlag,
 } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -107,7 +108,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option("-C, --state-columns <a,b>", "state keys to save with each rollout", listFlag)
     .addOption(
       new Option("--timeout <seconds>", "per-rollout time limit").argParser(
-        numberFlag("--timeout", { positive: true }),
+        numberFlag("--timeout", { positive: true, max: MAX_TIMEOUT_SECONDS }),
       ),
     )
     .option(

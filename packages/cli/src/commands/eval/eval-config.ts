@@ -24,7 +24,7 @@ import { ApiClientType } from "@vf-rl/core/client";
 import { describeConfigIssues } from "@vf-rl/core/config";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
-import { isHttpUrl } from "../../flag-values.ts";
+import { isHttpUrl, MAX_TIMEOUT_SECONDS } from "../../flag-values.ts";
 import { checkInputPath } from "../../path-checks.ts";
 import { expandAblation } from "./ablation.ts";
 import type { EvalSpec } from "./eval-spec.ts";
@@ -68,7 +68,7 @@ const Shared = {
   max_concurrent_generation: z.number().int().positive(),
   max_concurrent_scoring: z.number().int().positive(),
   max_retries: z.number().int().min(0),
-  timeout: z.number().positive(),
+  timeout: z.number().positive().max(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} seconds`),
   headers: z.record(z.string(), z.string()),
   /** The same as a list of "Name: value" strings (what --header takes). */
   header: z.array(HeaderLine),
