@@ -75,6 +75,14 @@ export async function checkInputPath(
   return kind;
 }
 
+/** Checks that `--model` (or `label`) names an existing folder, as an engine checkpoint is. */
+export async function checkCheckpointFolder(path: string, label = "--model"): Promise<void> {
+  const fix = "pass a checkpoint folder (config.json and model.safetensors) that vf train or vf sft wrote";
+  if ((await checkInputPath(path, { label, accept: "folder", fix })) === "missing") {
+    throw new UsageError(`${label} ${path} does not exist: ${fix}`);
+  }
+}
+
 /**
  * Checks that a file can be written at `path` when the command ends, so a finished run is not
  * lost to a typo: its folder is made (with its parents) and takes a new file, and nothing but a

@@ -94,6 +94,16 @@ describe("bad input", () => {
     ],
     [["serve", "--port", "99999"], 2, /^error: --port must be a port from 0 to 65535/],
     [
+      ["serve", "--model", "/nonexistent/ckpt"],
+      2,
+      /^error: --model \/nonexistent\/ckpt does not exist: pass a checkpoint folder/,
+    ],
+    [
+      ["trainer", "serve", "--model", "fifo.toml"],
+      2,
+      /^error: --model fifo.toml is a named pipe, not a folder/,
+    ],
+    [
       ["hub", "serve", "--data", "/proc/self/vf-x", "--port", "0"],
       2,
       /^error: --data \/proc\/self\/vf-x: cannot write there/,

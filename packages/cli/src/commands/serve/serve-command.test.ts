@@ -97,9 +97,9 @@ describe("vf serve", () => {
 describe("vf serve's bad input", () => {
   it("names a missing checkpoint in one line", async () => {
     const result = await runVf(["serve", "--model", "/nowhere/model", "--port", "0"]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr.trim().split("\n")).toEqual([
-      "error: cannot read /nowhere/model/config.json (ENOENT): pass a directory written by saveWeights",
+      "error: --model /nowhere/model does not exist: pass a checkpoint folder (config.json and model.safetensors) that vf train or vf sft wrote",
     ]);
   });
 

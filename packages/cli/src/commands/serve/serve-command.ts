@@ -5,6 +5,7 @@
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
 import { integerFlag, portFlag, threadsFlag } from "../../flag-values.ts";
+import { checkCheckpointFolder } from "../../path-checks.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 
@@ -47,6 +48,7 @@ Examples:
     )
     .action(async (flags: Omit<ServeFlags, "model"> & { model?: string }) => {
       const { startServerForCli } = await import("./start-server.ts");
+      if (flags.model !== undefined) await checkCheckpointFolder(flags.model);
       const checkpoint = flags.model ?? BASE_MODEL_DIR;
       const server = await startServerForCli({
         checkpoint,

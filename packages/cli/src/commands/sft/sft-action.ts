@@ -8,7 +8,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "@vf-rl/core/errors";
 import type { SftProgress, StartingModel } from "@vf-rl/train/supervised";
-import { checkInputPath, makeOutputFolder } from "../../path-checks.ts";
+import { checkCheckpointFolder, checkInputPath, makeOutputFolder } from "../../path-checks.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import type { TrainedEnv } from "../eval/eval-hint.ts";
@@ -140,13 +140,7 @@ async function checkPaths(flags: SftFlags): Promise<void> {
   if (flags.config !== undefined && !flags.config.trimStart().startsWith("{")) {
     await checkInputPath(flags.config, { label: "--config", fix: "pass JSON or a config.json file" });
   }
-  if (flags.model !== undefined) {
-    await checkInputPath(flags.model, {
-      label: "--model",
-      accept: "folder",
-      fix: "pass a checkpoint folder that vf train or vf sft wrote",
-    });
-  }
+  if (flags.model !== undefined) await checkCheckpointFolder(flags.model);
   await makeOutputFolder(flags.output, { label: "-o", fix: "choose a folder you can write" });
 }
 
