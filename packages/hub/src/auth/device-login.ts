@@ -8,6 +8,15 @@ import { constants, createHash, createPublicKey, publicEncrypt, randomBytes, ran
 import type { DevicePoll, DeviceStart } from "../api/schemas/account-schemas.ts";
 import type { Database } from "../db/database.ts";
 import { HubError } from "../hub-error.ts";
+import {
+  approveDeviceLogin,
+  deleteDeviceLogin,
+  denyDeviceLogin,
+  findPendingClientName,
+  insertDeviceLogin,
+  lockDeviceLoginByCode,
+  lockPendingDeviceLogin,
+} from "../store/device-logins-store.ts";
 import { issueApiKey } from "./issue-api-key.ts";
 
 /** How long a started login waits for approval. */
@@ -35,16 +44,18 @@ export async function startDeviceLogin(
   const deviceCode = randomBytes(32).toString("base64url");
   const raw = Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
   const userCode = `${raw.slice(0, 4)}-${raw.slice(4)}`;
-  const rows = await db.query<{ expires_at: Date }>(
-    `insert into device_logins (device_code_hash, user_code, public_key, client_name, expires_at)
-     values ($1, $2, $3, $4, now() + make_interval(mins => $5)) returning expires_at`,
-    [hash(deviceCode), userCode, request.publicKey, request.clientName, TTL_MINUTES],
-  );
+  const expiresAt = await insertDeviceLogin(db, {
+    deviceCodeHash: hash(deviceCode),
+    userCode,
+    publicKey: request.publicKey,
+    clientName: request.clientName,
+    ttlMinutes: TTL_MINUTES,
+  });
   return {
     device_code: deviceCode,
     user_code: userCode,
     verification_url: `${request.origin}/login/device?code=${userCode}`,
-    expires_at: rows[0]!.expires_at.toISOString(),
+    expires_at: expiresAt.toISOString(),
     interval_seconds: 2,
   };
 }
@@ -54,11 +65,8 @@ export async function findPendingLogin(
   db: Database,
   userCode: string,
 ): Promise<{ clientName: string } | null> {
-  const rows = await db.query<{ client_name: string }>(
-    "select client_name from device_logins where user_code = $1 and status = 'pending' and expires_at > now()",
-    [userCode.toUpperCase()],
-  );
-  return rows[0] ? { clientName: rows[0].client_name } : null;
+  const clientName = await findPendingClientName(db, userCode.toUpperCase());
+  return clientName === null ? null : { clientName };
 }
 
 /** The signed-in user approves (or denies) the login `userCode`. */
@@ -69,52 +77,31 @@ export async function decideDeviceLogin(
   approve: boolean,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const rows = await tx.query<{ id: number; public_key: string; client_name: string }>(
-      `select id, public_key, client_name from device_logins
-       where user_code = $1 and status = 'pending' and expires_at > now() for update`,
-      [userCode.toUpperCase()],
-    );
-    const login = rows[0];
+    const login = await lockPendingDeviceLogin(tx, userCode.toUpperCase());
     if (!login)
       throw new HubError("not_found", `login code ${userCode} is unknown or expired: run vf login again`);
     if (!approve) {
-      await tx.query("update device_logins set status = 'denied', user_id = $2 where id = $1", [
-        login.id,
-        userId,
-      ]);
+      await denyDeviceLogin(tx, login.id, userId);
       return;
     }
-    const created = await issueApiKey(tx, userId, `vf login: ${login.client_name}`, "write");
+    const created = await issueApiKey(tx, userId, `vf login: ${login.clientName}`, "write");
     const encrypted = publicEncrypt(
-      { key: login.public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
+      { key: login.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" },
       Buffer.from(created.key, "utf8"),
     ).toString("base64");
-    await tx.query(
-      "update device_logins set status = 'approved', user_id = $2, encrypted_key = $3 where id = $1",
-      [login.id, userId, encrypted],
-    );
+    await approveDeviceLogin(tx, login.id, userId, encrypted);
   });
 }
 
 /** What the CLI's poll gets; an approved login is handed over once and then forgotten. */
 export async function pollDeviceLogin(db: Database, deviceCode: string): Promise<DevicePoll> {
   return db.transaction(async (tx) => {
-    const rows = await tx.query<{
-      id: number;
-      status: string;
-      encrypted_key: string | null;
-      name: string | null;
-    }>(
-      `select d.id, d.status, d.encrypted_key, u.name from device_logins d left join users u on u.id = d.user_id
-       where d.device_code_hash = $1 and d.expires_at > now() for update of d`,
-      [hash(deviceCode)],
-    );
-    const login = rows[0];
+    const login = await lockDeviceLoginByCode(tx, hash(deviceCode));
     if (!login)
       throw new HubError("not_found", "this login request is unknown or expired: run vf login again");
     if (login.status === "pending") return { status: "pending" };
-    await tx.query("delete from device_logins where id = $1", [login.id]);
+    await deleteDeviceLogin(tx, login.id);
     if (login.status === "denied") return { status: "denied" };
-    return { status: "approved", user: login.name!, encrypted_key: login.encrypted_key! };
+    return { status: "approved", user: login.userName!, encrypted_key: login.encryptedKey! };
   });
 }

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import type { Queryable } from "../db/database.ts";
-import { latestOf } from "../store/versions-store.ts";
+import { searchPublishedEnvironments } from "../store/environments-store.ts";
+import { latestOf, listVersionSummaries } from "../store/versions-store.ts";
 
 /** The query npm sends. `quality`, `popularity` and `maintenance` are weights the Hub has no use for. */
 export const NpmSearchQuery = z.object({
@@ -91,8 +92,6 @@ export function parseSearchText(text: string): Terms {
   return terms;
 }
 
-const escapeLike = (word: string) => word.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** One page of the environments matching `query` that `context.viewer` may see, best match first. */
 export async function searchPackages(
   db: Queryable,
@@ -100,55 +99,20 @@ export async function searchPackages(
   context: NpmSearchContext,
 ): Promise<NpmSearchResponse> {
   const terms = parseSearchText(query.text);
-  // Every word must appear, as in the Hub's own search: $4 holds them as escaped ILIKE patterns.
-  const filters = [
-    context.viewer,
-    terms.owner,
-    terms.keywords,
-    terms.words.map((word) => `%${escapeLike(word)}%`),
-  ];
-  const where = `where (e.visibility = 'public' or e.owner = $1::text)
-      and ($2::text is null or e.owner = $2::text)
-      and (cardinality($3::text[]) = 0 or e.tags && $3::text[])
-      and not exists (select 1 from unnest($4::text[]) p
-        where ('@' || e.owner || '/' || e.name || ' ' || e.description || ' ' || array_to_string(e.tags, ' '))
-          not ilike p escape '\\')
-      and exists (select 1 from versions v where v.env_id = e.id)`;
-  // $5 holds the words: one equal to the name (or @owner/name) counts 10, each inside @owner/name 1.
-  const relevance = `(case when e.name = any($5::text[]) or '@' || e.owner || '/' || e.name = any($5::text[])
-      then 10 else 0 end)
-    + (select count(*)::int from unnest($5::text[]) w where strpos('@' || e.owner || '/' || e.name, w) > 0)`;
-  const [rows, counted] = await Promise.all([
-    db.query<{
-      id: number;
-      owner: string;
-      name: string;
-      description: string;
-      tags: string[];
-      relevance: number;
-    }>(
-      `select e.id, e.owner, e.name, e.description, e.tags, ${relevance} as relevance
-       from environments e ${where}
-       order by relevance desc, e.updated_at desc, e.id desc limit $6 offset $7`,
-      [...filters, terms.words, query.size, query.from],
-    ),
-    db.query<{ n: number }>(`select count(*)::int as n from environments e ${where}`, filters),
-  ]);
-  const versions = await db.query<{
-    env_id: number;
-    semver: string;
-    created_at: Date;
-    pushed_by: string | null;
-    homepage: unknown;
-    repository: unknown;
-  }>(
-    `select v.env_id, v.semver, v.created_at, u.name as pushed_by,
-       v.manifest->'homepage' as homepage, v.manifest->'repository' as repository
-     from versions v left join users u on u.id = v.pushed_by where v.env_id = any($1::int[])`,
-    [rows.map((r) => r.id)],
+  const { hits, total } = await searchPublishedEnvironments(db, {
+    viewer: context.viewer,
+    owner: terms.owner,
+    keywords: terms.keywords,
+    words: terms.words,
+    size: query.size,
+    from: query.from,
+  });
+  const versions = await listVersionSummaries(
+    db,
+    hits.map((hit) => hit.id),
   );
-  const objects = rows.map((env): NpmSearchObject => {
-    const latest = latestOf(versions.filter((v) => v.env_id === env.id))!;
+  const objects = hits.map((env): NpmSearchObject => {
+    const latest = latestOf(versions.filter((v) => v.envId === env.id))!;
     const links: Record<string, string> = { npm: `${context.origin}/${env.owner}/${env.name}` };
     if (typeof latest.homepage === "string") links.homepage = latest.homepage;
     const repository =
@@ -163,9 +127,9 @@ export async function searchPackages(
         version: latest.semver,
         description: env.description,
         keywords: env.tags,
-        date: latest.created_at.toISOString(),
+        date: latest.createdAt.toISOString(),
         links,
-        ...(latest.pushed_by ? { publisher: { username: latest.pushed_by } } : {}),
+        ...(latest.pushedBy ? { publisher: { username: latest.pushedBy } } : {}),
         maintainers: [{ username: env.owner }],
       },
       score: {
@@ -175,5 +139,5 @@ export async function searchPackages(
       searchScore: env.relevance,
     };
   });
-  return { objects, total: counted[0]!.n, time: new Date().toISOString() };
+  return { objects, total, time: new Date().toISOString() };
 }

@@ -31,7 +31,7 @@ import {
   listRows,
   openReport,
   type ReportRecord,
-} from "./reports-store.ts";
+} from "../store/reports-store.ts";
 
 /** The API shape of a report. */
 export function toReportInfo(r: ReportRecord): ReportInfo {

@@ -18,7 +18,7 @@ import { PageQuery, pageOf } from "../api/schemas/envelope.ts";
 import { tarballKey } from "../blobs/blob-store.ts";
 import { HubError } from "../hub-error.ts";
 import { deleteEnvironment, searchEnvironments, updateEnvironment } from "../store/environments-store.ts";
-import { deleteVersion, latestOf } from "../store/versions-store.ts";
+import { deleteVersion, latestSemvers } from "../store/versions-store.ts";
 import { toEnvInfo, toEnvSummary, toVersionInfo } from "./api-views.ts";
 import { dropUnusedTarball } from "./drop-unused-tarball.ts";
 import { canWrite, invalidateEnv, versionOf, visibleSnapshot } from "./env-access.ts";
@@ -51,16 +51,12 @@ export function addEnvRoutes(table: RouteTable): void {
         limit: query.limit,
       });
       const { items, nextCursor } = paginate(rows, query.limit);
-      const versions = items.length
-        ? await hub.db.query<{ env_id: number; semver: string }>(
-            "select env_id, semver from versions where env_id = any($1::int[])",
-            [items.map((e) => e.id)],
-          )
-        : [];
+      const latest = await latestSemvers(
+        hub.db,
+        items.map((e) => e.id),
+      );
       return {
-        items: items.map((env) =>
-          toEnvSummary(env, latestOf(versions.filter((v) => v.env_id === env.id))?.semver ?? null),
-        ),
+        items: items.map((env) => toEnvSummary(env, latest.get(env.id) ?? null)),
         next_cursor: nextCursor,
       };
     },

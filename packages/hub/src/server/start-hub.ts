@@ -20,7 +20,7 @@ import { migrate } from "../db/migrate.ts";
 import { openPgliteDatabase } from "../db/pglite-database.ts";
 import { openPostgresDatabase } from "../db/postgres-database.ts";
 import { DEFAULT_PACKAGE_LIMITS, type PackageLimits } from "../package/package-tarball.ts";
-import { countUsers, insertUser } from "../store/users-store.ts";
+import { countUsers, insertUser, lockFirstUserCreation } from "../store/users-store.ts";
 import { createHubApp } from "./create-app.ts";
 import type { HubContext } from "./hub-context.ts";
 import { ReadCache } from "./read-cache.ts";
@@ -140,7 +140,7 @@ export async function startHub(options: StartHubOptions): Promise<RunningHub> {
 /** Creates the `admin` user with a random password and a write key when the Hub has no users. */
 async function bootstrapAdmin(db: Database): Promise<BootstrapAdmin | null> {
   return db.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock(7436513)");
+    await lockFirstUserCreation(tx);
     if ((await countUsers(tx)) > 0) return null;
     const password = randomBytes(12).toString("base64url");
     const user = await insertUser(tx, {

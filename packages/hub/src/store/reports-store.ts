@@ -4,6 +4,7 @@
  * arguments measure different tasks, so leaderboards rank them apart.
  */
 import type { Queryable } from "../db/database.ts";
+import { visibleEnvSql } from "./environments-store.ts";
 
 /**
  * SQL for the `env_args` of the report aliased `alias`: its metadata's, or `{}` (the defaults) when
@@ -253,4 +254,117 @@ export async function leaderboard(db: Queryable, envId: number): Promise<Leaderb
     });
   }
   return groups;
+}
+
+/** A report a user uploaded, labelled with the environment and version it measured. */
+export interface UploadedReport {
+  id: number;
+  owner: string;
+  name: string;
+  semver: string;
+  model: string;
+  /** `{}`: the environment's defaults. */
+  envArgs: Record<string, unknown>;
+  avgReward: number | null;
+  status: "uploading" | "complete";
+  createdAt: Date;
+}
+
+/**
+ * The reports `userId` uploaded on environments `viewer` (a user name, null for a visitor) may see,
+ * newest first, `limit` at most.
+ */
+export async function listUploadedReports(
+  db: Queryable,
+  userId: number,
+  viewer: string | null,
+  limit: number,
+): Promise<UploadedReport[]> {
+  const rows = await db.query<{
+    id: number;
+    owner: string;
+    name: string;
+    semver: string;
+    model: string;
+    env_args: Record<string, unknown>;
+    avg_reward: number | null;
+    status: "uploading" | "complete";
+    created_at: Date;
+  }>(
+    `select r.id, e.owner, e.name, v.semver, r.model, ${envArgsSql("r")} as env_args, r.avg_reward, r.status,
+       r.created_at
+     from reports r join environments e on e.id = r.env_id join versions v on v.id = r.version_id
+     where r.user_id = $1 and ${visibleEnvSql("e", "$2")} order by r.id desc limit $3`,
+    [userId, viewer, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    owner: r.owner,
+    name: r.name,
+    semver: r.semver,
+    model: r.model,
+    envArgs: r.env_args,
+    avgReward: r.avg_reward,
+    status: r.status,
+    createdAt: r.created_at,
+  }));
+}
+
+/** Where a user's best complete report stands among those of one environment and set of arguments. */
+export interface BestReportRank {
+  owner: string;
+  name: string;
+  /** `{}`: the environment's defaults. */
+  envArgs: Record<string, unknown>;
+  bestReward: number;
+  bestReportId: number;
+  /** 1 + the number of reports with a strictly higher mean reward (ties share a rank). */
+  rank: number;
+  /** Complete reports of the environment with these arguments. */
+  total: number;
+}
+
+/**
+ * For each environment `viewer` may see and set of arguments `userId` has a complete report of, where
+ * their best stands among all complete reports with those arguments: best rank first, `limit` at most.
+ */
+export async function rankBestReports(
+  db: Queryable,
+  userId: number,
+  viewer: string | null,
+  limit: number,
+): Promise<BestReportRank[]> {
+  const rows = await db.query<{
+    owner: string;
+    name: string;
+    env_args: Record<string, unknown>;
+    best: number;
+    best_id: number;
+    rank: number;
+    total: number;
+  }>(
+    `with best as (
+       select r.env_id, ${envArgsSql("r")} as env_args, max(r.avg_reward) as best,
+         (array_agg(r.id order by r.avg_reward desc, r.id))[1] as best_id
+       from reports r join environments e on e.id = r.env_id
+       where r.user_id = $1 and r.status = 'complete' and r.avg_reward is not null and ${visibleEnvSql("e", "$2")}
+       group by r.env_id, 2)
+     select e.owner, e.name, b.env_args, b.best, b.best_id,
+       1 + (select count(*)::int from reports x where x.env_id = b.env_id and x.status = 'complete'
+            and ${envArgsSql("x")} = b.env_args and x.avg_reward > b.best) as rank,
+       (select count(*)::int from reports x where x.env_id = b.env_id and x.status = 'complete'
+            and ${envArgsSql("x")} = b.env_args and x.avg_reward is not null) as total
+     from best b join environments e on e.id = b.env_id
+     order by rank, e.owner, e.name, b.env_args = '{}'::jsonb desc, b.env_args::text limit $3`,
+    [userId, viewer, limit],
+  );
+  return rows.map((r) => ({
+    owner: r.owner,
+    name: r.name,
+    envArgs: r.env_args,
+    bestReward: r.best,
+    bestReportId: r.best_id,
+    rank: r.rank,
+    total: r.total,
+  }));
 }

@@ -82,3 +82,11 @@ export async function countUsers(db: Queryable): Promise<number> {
   const rows = await db.query<{ n: number }>("select count(*)::int as n from users");
   return rows[0]!.n;
 }
+
+/**
+ * Holds, until the transaction ends, the lock that Hubs sharing a database take to create the first
+ * user, so Hubs starting together bootstrap one admin between them.
+ */
+export async function lockFirstUserCreation(tx: Queryable): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock(7436513)");
+}

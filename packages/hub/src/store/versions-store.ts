@@ -128,11 +128,69 @@ export function latestOf<T extends { semver: string }>(versions: readonly T[]): 
   );
 }
 
+/** The highest semver of each of `envIds` that has a version (by environment id). */
+export async function latestSemvers(db: Queryable, envIds: readonly number[]): Promise<Map<number, string>> {
+  const latest = new Map<number, string>();
+  if (envIds.length === 0) return latest;
+  const rows = await db.query<{ env_id: number; semver: string }>(
+    "select env_id, semver from versions where env_id = any($1::int[])",
+    [envIds],
+  );
+  for (const id of envIds) {
+    const semver = latestOf(rows.filter((v) => v.env_id === id))?.semver;
+    if (semver !== undefined) latest.set(id, semver);
+  }
+  return latest;
+}
+
+/** What a search hit shows of a version: when and by whom it was pushed, and its package's links. */
+export interface VersionSummary {
+  envId: number;
+  semver: string;
+  createdAt: Date;
+  /** The pusher's name; null once that user is gone. */
+  pushedBy: string | null;
+  /** package.json's `homepage` and `repository`, as they are (any JSON, or null when absent). */
+  homepage: unknown;
+  repository: unknown;
+}
+
+/** Every version of each of `envIds`, as a summary (no README, no manifest beyond its links). */
+export async function listVersionSummaries(
+  db: Queryable,
+  envIds: readonly number[],
+): Promise<VersionSummary[]> {
+  const rows = await db.query<{
+    env_id: number;
+    semver: string;
+    created_at: Date;
+    pushed_by: string | null;
+    homepage: unknown;
+    repository: unknown;
+  }>(
+    `select v.env_id, v.semver, v.created_at, u.name as pushed_by,
+       v.manifest->'homepage' as homepage, v.manifest->'repository' as repository
+     from versions v left join users u on u.id = v.pushed_by where v.env_id = any($1::int[])`,
+    [envIds],
+  );
+  return rows.map((r) => ({
+    envId: r.env_id,
+    semver: r.semver,
+    createdAt: r.created_at,
+    pushedBy: r.pushed_by,
+    homepage: r.homepage,
+    repository: r.repository,
+  }));
+}
+
+/** Whether any version's tarball is the blob `sha256` (blobs are shared by identical tarballs). */
+export async function isTarballUsed(db: Queryable, sha256: string): Promise<boolean> {
+  const rows = await db.query("select 1 from versions where tarball_sha256 = $1 limit 1", [sha256]);
+  return rows.length > 0;
+}
+
 /** Deletes a version (and, by cascade, its reports); true when the tarball is used by no other version. */
 export async function deleteVersion(db: Queryable, version: VersionRecord): Promise<boolean> {
   await db.query("delete from versions where id = $1", [version.id]);
-  const rows = await db.query("select 1 from versions where tarball_sha256 = $1 limit 1", [
-    version.tarballSha256,
-  ]);
-  return rows.length === 0;
+  return !(await isTarballUsed(db, version.tarballSha256));
 }
