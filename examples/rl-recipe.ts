@@ -5,7 +5,8 @@
 //   vf train examples/rl-recipe.toml [--key.path value ...]
 //   npx tsx examples/rl-recipe.ts [--key.path value ...]
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { loadTrainConfig, parseOverrides, type RunTrainingResult, runTraining } from "@vf-rl/train";
+import { parseOverrides } from "@vf-rl/core/config";
+import { loadTrainConfig, type RunTrainingResult, runTraining } from "@vf-rl/train";
 
 /** The recipe's config file. */
 export const RECIPE = fileURLToPath(new URL("./rl-recipe.toml", import.meta.url));

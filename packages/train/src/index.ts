@@ -24,7 +24,6 @@ export { type DifficultyThresholds, type GroupVerdict, judgeGroup } from "./algo
 export { type StepTrainResult, type TrainStepOptions, trainStep } from "./algorithm/train-step.ts";
 export { type NoItemsReason, type RolloutItems, rolloutItems } from "./algorithm/training-items.ts";
 export { latestCheckpoint, RunProgress } from "./checkpoints/run-checkpoint.ts";
-export { applyOverrides, type ConfigOverride, parseOverrides } from "./config/config-overrides.ts";
 export { checkConfigRules } from "./config/config-rules.ts";
 export {
   builtinBaseModel,

@@ -2,3 +2,4 @@
 export { issueLines, issuePath } from "../schema-issues.ts";
 export { closestMatch } from "./closest-match.ts";
 export { describeConfigIssues } from "./config-issues.ts";
+export { applyOverrides, type ConfigOverride, parseOverrides } from "./config-overrides.ts";

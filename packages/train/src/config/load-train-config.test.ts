@@ -2,10 +2,10 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "@vf-rl/core";
+import { parseOverrides } from "@vf-rl/core/config";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VOWELS_ENV } from "../testing/index.ts";
-import { parseOverrides } from "./config-overrides.ts";
 import { loadTrainConfig, resolveTrainConfig } from "./load-train-config.ts";
 
 let dir: string;

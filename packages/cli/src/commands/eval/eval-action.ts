@@ -12,90 +12,42 @@ import type { Output } from "../../terminal/output.ts";
 import { formatComparison } from "./comparison-table.ts";
 import { loadEvalConfig } from "./eval-config.ts";
 import type { EvalPushFlags } from "./eval-push.ts";
+import { applySettings, type EvalSetting, emptyDraft, type SpecDraft, shortFlag } from "./eval-settings.ts";
 import { checkPhaseBounds, EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { exportSft, prepareSftExport } from "./export-sft.ts";
 import { hfHubUploader } from "./hf-hub-upload.ts";
-import type { ProviderName } from "./providers.ts";
 import { reportUploader } from "./report-upload.ts";
 import { runEvaluations } from "./run-evaluations.ts";
 import { checkSpecPaths } from "./spec-checks.ts";
 
-/** The flags of `vf eval`, as commander parses them. */
+/**
+ * The flags of `vf eval` that are the command's own (where runs go, how they show, what follows
+ * them), as commander parses them. An evaluation's settings are eval-settings.ts's table; they reach
+ * `runEvalCommand` as the map of those given on the command line.
+ */
 export interface EvalFlags extends EvalPushFlags {
-  model?: string;
-  provider?: ProviderName;
-  apiBaseUrl?: string;
-  apiKeyVar?: string;
-  apiClientType?: string;
-  envDirPath?: string;
-  endpointsPath?: string;
-  numExamples?: number;
-  rolloutsPerExample?: number;
+  /** -c, read again here: the bound on rollouts in flight across all evaluations. */
   maxConcurrent?: number;
-  maxConcurrentGeneration?: number;
-  maxConcurrentScoring?: number;
-  maxTokens?: number;
-  temperature?: number;
-  samplingArgs?: Record<string, unknown>;
-  envArgs?: Record<string, unknown>;
-  extraEnvKwargs?: Record<string, unknown>;
   saveResults?: boolean;
-  saveToHfHub?: boolean;
-  hfHubDatasetName?: string;
   resume?: boolean | string;
   outputDir: string;
-  stateColumns?: string[];
-  timeout?: number;
-  maxRetries?: number;
-  shuffle?: boolean;
-  shuffleSeed?: number;
-  independentScoring?: boolean;
   verbose?: boolean;
   abbreviatedSummary?: boolean;
   disableTui?: boolean;
   fullscreen?: boolean;
-  /** False with -N/--no-interleave-scoring. */
-  interleaveScoring: boolean;
   exportSft?: string;
   minReward?: number;
   bestOfGroup?: boolean;
-  header?: Record<string, string>;
-  headerFromState?: Record<string, string>;
   json?: boolean;
   envServer?: true | string;
   numWorkers?: number;
   heartbeatUrl?: string;
 }
 
-/** Flags that describe one evaluation; with a config file they belong in the file. */
-const SPEC_FLAGS: Array<keyof EvalFlags> = [
-  "model",
-  "provider",
-  "apiBaseUrl",
-  "apiKeyVar",
-  "apiClientType",
-  "envDirPath",
-  "endpointsPath",
-  "numExamples",
-  "rolloutsPerExample",
-  "maxTokens",
-  "temperature",
-  "samplingArgs",
-  "envArgs",
-  "extraEnvKwargs",
-  "stateColumns",
-  "timeout",
-  "shuffle",
-  "shuffleSeed",
-  "independentScoring",
-  "header",
-  "headerFromState",
-  "hfHubDatasetName",
-];
-
 export async function runEvalCommand(
   env: string,
   flags: EvalFlags,
+  given: ReadonlyMap<EvalSetting, unknown>,
   { io, setExit }: { io: Output; setExit: (code: number) => void },
 ): Promise<void> {
   const settings: RunSettings = {
@@ -118,7 +70,7 @@ export async function runEvalCommand(
       "--min-reward and --best-of-group filter what --export-sft writes: add --export-sft FILE",
     );
   }
-  const specs = env.endsWith(".toml") ? await configSpecs(env, flags) : [specFromFlags(env, flags)];
+  const specs = env.endsWith(".toml") ? await configSpecs(env, given) : [specFromFlags(env, given)];
   for (const spec of specs) {
     checkPhaseBounds(spec, settings);
     await checkSpecPaths(spec);
@@ -197,64 +149,27 @@ export async function runEvalCommand(
   }
 }
 
-async function configSpecs(path: string, flags: EvalFlags): Promise<EvalSpec[]> {
-  const given = SPEC_FLAGS.filter((key) => flags[key] !== undefined);
-  if (given.length > 0) {
-    throw new UsageError(
-      `with a config file, set ${given.map((k) => `--${kebab(k)}`).join(", ")} in ${path} instead of on the command line`,
-    );
-  }
-  const blocks = await loadEvalConfig(path);
-  return blocks.map((block) => {
-    const spec = EvalSpec.parse({
-      ...block,
-      ...(flags.maxConcurrent ? { maxConcurrent: flags.maxConcurrent } : {}),
-    });
-    if (flags.maxRetries !== undefined) spec.maxRetries = flags.maxRetries;
-    if (flags.maxConcurrentGeneration) spec.maxConcurrentGeneration = flags.maxConcurrentGeneration;
-    if (flags.maxConcurrentScoring) spec.maxConcurrentScoring = flags.maxConcurrentScoring;
-    if (!flags.interleaveScoring) spec.interleaveScoring = false;
-    if (flags.saveToHfHub) spec.saveToHfHub = true;
-    return spec;
-  });
+/**
+ * A config's evaluations, each with the settings given on the command line over its own: the same
+ * overrides of config keys vf train takes (`-n 5` is `--num_examples 5` for every [[eval]] block).
+ */
+async function configSpecs(path: string, given: ReadonlyMap<EvalSetting, unknown>): Promise<EvalSpec[]> {
+  const overrides = [...given].map(([setting, value]) => ({
+    path: [setting.config![0]!],
+    value: setting.kind === "client-type" ? apiClientTypeFlag(value as string) : value,
+    flag: shortFlag(setting),
+  }));
+  const blocks = await loadEvalConfig(path, overrides);
+  return blocks.map((block) => EvalSpec.parse(block));
 }
 
-function specFromFlags(envId: string, flags: EvalFlags): EvalSpec {
-  const sampling: Record<string, unknown> = { ...flags.samplingArgs };
-  if (flags.maxTokens !== undefined) sampling.max_tokens = flags.maxTokens;
-  if (flags.temperature !== undefined) sampling.temperature = flags.temperature;
-  const optional = {
-    model: flags.model,
-    provider: flags.provider,
-    type: flags.apiClientType === undefined ? undefined : apiClientTypeFlag(flags.apiClientType),
-    baseUrl: flags.apiBaseUrl,
-    envDirPath: flags.envDirPath,
-    apiKeyVar: flags.apiKeyVar,
-    endpointsPath: flags.endpointsPath,
-    numExamples: flags.numExamples,
-    rolloutsPerExample: flags.rolloutsPerExample,
-    maxConcurrent: flags.maxConcurrent,
-    maxConcurrentGeneration: flags.maxConcurrentGeneration,
-    maxConcurrentScoring: flags.maxConcurrentScoring,
-    timeoutSeconds: flags.timeout,
-    maxRetries: flags.maxRetries,
-    shuffle: flags.shuffle,
-    shuffleSeed: flags.shuffleSeed,
-    independentScoring: flags.independentScoring,
-    interleaveScoring: flags.interleaveScoring,
-    stateColumns: flags.stateColumns,
-    saveToHfHub: flags.saveToHfHub,
-    hfHubDatasetName: flags.hfHubDatasetName,
-  };
-  return EvalSpec.parse({
-    envId,
-    envArgs: flags.envArgs ?? {},
-    extraEnvKwargs: flags.extraEnvKwargs ?? {},
-    headers: flags.header ?? {},
-    headersFromState: flags.headerFromState ?? {},
-    sampling,
-    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
-  });
+/** The one evaluation the command line describes. */
+function specFromFlags(envId: string, given: ReadonlyMap<EvalSetting, unknown>): EvalSpec {
+  const spec: SpecDraft = { ...emptyDraft(), envId };
+  const type = [...given].find(([setting]) => setting.kind === "client-type");
+  applySettings(spec, new Map(given));
+  if (type) spec.type = apiClientTypeFlag(type[1] as string);
+  return EvalSpec.parse(spec);
 }
 
 /** `--api-client-type`, checked here rather than when flags are parsed: the check loads the clients. */
@@ -262,8 +177,4 @@ function apiClientTypeFlag(value: string) {
   const parsed = parseClientType(value);
   if (!parsed.ok) throw new UsageError(`--api-client-type: ${parsed.problem}`);
   return parsed.type;
-}
-
-function kebab(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }

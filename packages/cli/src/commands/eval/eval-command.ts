@@ -3,129 +3,38 @@
  * This file only declares the command; what it does is in eval-action.ts, loaded when it runs.
  */
 import { type Command, Option } from "commander";
-import {
-  countOrAllFlag,
-  headerFlag,
-  headerFromStateFlag,
-  httpUrlFlag,
-  integerFlag,
-  jsonObjectFlag,
-  listFlag,
-  MAX_TIMEOUT_SECONDS,
-  numberFlag,
-} from "../../flag-values.ts";
+import { integerFlag, numberFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
 import { envServerAddressFlag } from "./env-server-runner.ts";
 import type { EvalFlags } from "./eval-action.ts";
 import { registerEvalPush } from "./eval-push.ts";
+import { EVAL_SETTINGS, type EvalSetting, flagParser, shortFlag } from "./eval-settings.ts";
 import { heartbeatUrlFlag } from "./heartbeat.ts";
-import { datasetNameFlag } from "./hf-hub-upload.ts";
-import { providerFlag, providersHelp } from "./providers.ts";
+import { providersHelp } from "./providers.ts";
 
 export function registerEval(program: Command, io: Output, setExit: (code: number) => void): void {
-  const command = program
+  const command: Command = program
     .command("eval")
     .description(
       "evaluate a model on an environment (or a TOML config's [[eval]] blocks and sweeps, side by side)",
     )
-    .argument("<env>", "environment id (reverse-text, owner/name@1.0.0), package folder, or config.toml")
-    .option(
-      "-m, --model <model>",
-      "model id, an endpoint_id of configs/endpoints.toml, or an engine checkpoint folder (default: built-in model)",
-    )
-    .option(
-      "-p, --provider <name>",
-      "where the model is served: sets -b, -k and the client type (see below)",
-      providerFlag,
-    )
-    .option(
-      "-b, --api-base-url <url>",
-      "base URL of the API (default: the provider's, else OPENAI_BASE_URL or OpenAI's)",
-      httpUrlFlag("-b", "http://127.0.0.1:8000/v1"),
-    )
-    .option(
-      "-k, --api-key-var <name>",
-      "variable holding the API key (default: the provider's, OPENAI_API_KEY for OpenAI)",
-    )
-    .option(
-      "--api-client-type <type>",
-      "the API: openai_chat_completions (default), openai_completions (text, no tools), openai_responses, anthropic_messages",
-    )
-    .option(
-      "--env-dir-path <dir>",
-      "folder of local environments, where a bare id is looked up first (default ./environments)",
-    )
-    .option("-e, --endpoints-path <file>", "endpoint registry (default ./configs/endpoints.toml)")
-    .option(
-      "-n, --num-examples <n>",
-      "examples to evaluate; -1 for all (default: the env's, else 5)",
-      countOrAllFlag("-n"),
-    )
-    .option(
-      "-r, --rollouts-per-example <r>",
-      "rollouts per example (default: the env's, else 3)",
-      integerFlag("-r", 1),
-    )
-    .option(
-      "-c, --max-concurrent <n>",
-      "rollouts in flight at once, across all evaluations (default 32)",
-      integerFlag("-c", 1),
-    )
-    .option(
-      "--max-concurrent-generation <n>",
-      "rollouts being generated at once, within -c (default -c)",
-      integerFlag("--max-concurrent-generation", 1),
-    )
-    .option(
-      "--max-concurrent-scoring <n>",
-      "groups (rollouts with -i) being scored at once, within -c, e.g. to spare a judge (default -c)",
-      integerFlag("--max-concurrent-scoring", 1),
-    )
-    .option("-t, --max-tokens <n>", "max tokens per model turn", integerFlag("-t", 1))
-    .option("-T, --temperature <t>", "sampling temperature", numberFlag("-T", { min: 0 }))
-    .option("-S, --sampling-args <json>", "sampling arguments passed through as given", jsonObjectFlag("-S"))
-    .option("-a, --env-args <json>", "arguments for the environment's loadEnvironment", jsonObjectFlag("-a"))
-    .option(
-      "-x, --extra-env-kwargs <json>",
-      'environment settings, e.g. {"max_turns": 3}',
-      jsonObjectFlag("-x"),
-    )
+    .argument("<env>", "environment id (reverse-text, owner/name@1.0.0), package folder, or config.toml");
+  // The settings of an evaluation, each declared once in eval-settings.ts.
+  const options = new Map<EvalSetting, Option>();
+  for (const setting of EVAL_SETTINGS) {
+    const option = new Option(setting.flags, setting.help);
+    const parse = flagParser(setting.kind, shortFlag(setting));
+    if (parse) option.argParser(parse as (value: string, previous: unknown) => unknown);
+    command.addOption(option);
+    options.set(setting, option);
+  }
+  command
     .option("-s, --save-results", "save rollouts as they finish under <output-dir>/evals/")
     .option(
       "-R, --resume [run-dir]",
       "continue the latest incomplete run with these settings (or that folder)",
     )
-    .option(
-      "-H, --save-to-hf-hub",
-      "upload each finished run to the Hugging Face Hub as a dataset (token in HF_TOKEN; saves the run too)",
-    )
-    .option(
-      "-D, --hf-hub-dataset-name <name>",
-      "the dataset -H uploads to: name or owner/name (default <env>_<model>_n<N>_r<R> of your account)",
-      datasetNameFlag,
-    )
     .option("-o, --output-dir <dir>", "where runs are saved", "outputs")
-    .option("-C, --state-columns <a,b>", "state keys to save with each rollout", listFlag)
-    .addOption(
-      new Option("--timeout <seconds>", "per-rollout time limit").argParser(
-        numberFlag("--timeout", { positive: true, max: MAX_TIMEOUT_SECONDS }),
-      ),
-    )
-    .option(
-      "--max-retries <n>",
-      "retries of rollouts that hit infrastructure errors (default 3)",
-      integerFlag("--max-retries", 0),
-    )
-    .option("--shuffle", "shuffle the examples before taking -n")
-    .option("--shuffle-seed <n>", "seed for --shuffle (default 0)", integerFlag("--shuffle-seed"))
-    .option("-i, --independent-scoring", "score each rollout alone instead of per group")
-    .option("-N, --no-interleave-scoring", "score after every rollout is generated, not group by group")
-    .option("--header <name: value>", "extra HTTP header for the model endpoint (repeatable)", headerFlag)
-    .option(
-      "--header-from-state <name: key>",
-      "HTTP header read from each rollout's state, e.g. 'X-Session-ID: trajectory_id' (the default; repeatable)",
-      headerFromStateFlag,
-    )
     .option(
       "--env-server [address]",
       "run rollouts in an env server: a pool of -w workers started for this run, or a running one (tcp://...)",
@@ -178,9 +87,15 @@ Examples:
   vf eval gsm8k -p openrouter -m qwen/qwen3-8b      OpenRouter (OPENROUTER_API_KEY)
   vf eval reverse-text -m outputs/sft/final         an engine checkpoint folder, served here`,
     )
-    .action(async (env: string, flags: EvalFlags) => {
+    .action(async (env: string, flags: EvalFlags, self: Command) => {
+      // The settings given on the command line (a default is not one: it must not override a config's value).
+      const given = new Map<EvalSetting, unknown>();
+      for (const [setting, option] of options) {
+        const name = option.attributeName();
+        if (self.getOptionValueSource(name) === "cli") given.set(setting, self.getOptionValue(name));
+      }
       const { runEvalCommand } = await import("./eval-action.ts");
-      await runEvalCommand(env, flags, { io, setExit });
+      await runEvalCommand(env, flags, given, { io, setExit });
     });
   registerEvalPush(command, io);
   // After the push command's example, which joins the examples above.

@@ -4,7 +4,7 @@
  * writes a checkpoint and exits with 130; a second Ctrl-C quits at once.
  */
 import { existsSync } from "node:fs";
-import type { ConfigOverride } from "@vf-rl/train";
+import type { ConfigOverride } from "@vf-rl/core/config";
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
 import { httpUrlFlag } from "../../flag-values.ts";
@@ -59,7 +59,8 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
     )
     .action(async (path: string, rest: string[], flags: TrainFlags) => {
       if (!existsSync(path)) throw await (await import("./missing-config.ts")).trainConfigNotFound(path);
-      const { loadTrainConfig, parseOverrides, runTraining } = await import("@vf-rl/train");
+      const { loadTrainConfig, runTraining } = await import("@vf-rl/train");
+      const { parseOverrides } = await import("@vf-rl/core/config");
       const { stringify: stringifyToml } = await import("smol-toml");
       const overrides: ConfigOverride[] = parseOverrides(rest);
       if (flags.inferenceUrl !== undefined) {

@@ -1,13 +1,14 @@
 /**
- * Command-line overrides of config keys: `--max_steps 5`, `--sampling.temperature=0.7`,
+ * Command-line overrides of config keys, the one mechanism vf's configs share (vf train's keys, vf
+ * eval's settings over a config's evaluations): `--max_steps 5`, `--sampling.temperature=0.7`,
  * `--env.args.min_turns 3` (into the only [[env]], or `--env.1.id` for the second), `--max-steps`
  * (dashes read as underscores, except inside `args`). A value is read as a TOML value (5, 0.7,
  * true, [1, 2], { a = 1 }, "text"), and as plain text when it is not one (reverse-text, ./ckpt).
  * A flag followed by another flag or by nothing is `true`.
  */
 
-import { ConfigError } from "@vf-rl/core";
 import { parse as parseToml } from "smol-toml";
+import { ConfigError } from "../errors.ts";
 
 /** One `--key.path value` from the command line. */
 export interface ConfigOverride {
