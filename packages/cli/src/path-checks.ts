@@ -51,6 +51,7 @@ export async function checkInputPath(
   options: PathCheckOptions & { accept?: InputKind },
 ): Promise<"file" | "folder" | "missing"> {
   const accept = options.accept ?? "file";
+  refuseEmpty(path, options);
   const refuse = (what: string) => new UsageError(`${options.label} ${path} ${what}: ${options.fix}`);
   let stats: Stats;
   try {
@@ -90,6 +91,7 @@ export async function checkCheckpointFolder(path: string, label = "--model"): Pr
  * a device or a pipe).
  */
 export async function checkOutputFile(path: string, options: PathCheckOptions): Promise<void> {
+  refuseEmpty(path, options);
   const subject = `${options.label} ${path}`;
   const existing = await stat(path).catch(() => null);
   if (existing) {
@@ -103,8 +105,9 @@ export async function checkOutputFile(path: string, options: PathCheckOptions): 
  * Makes `dir` (and its parents) a folder that takes new files, or throws a `UsageError` saying
  * why not: a file in the way, a file system that refuses (/proc, read-only), no permission.
  */
-export function makeOutputFolder(dir: string, options: PathCheckOptions): Promise<void> {
-  return makeWritableFolder(dir, `${options.label} ${dir}`, options.fix);
+export async function makeOutputFolder(dir: string, options: PathCheckOptions): Promise<void> {
+  refuseEmpty(dir, options);
+  await makeWritableFolder(dir, `${options.label} ${dir}`, options.fix);
 }
 
 /**
@@ -112,6 +115,7 @@ export function makeOutputFolder(dir: string, options: PathCheckOptions): Promis
  * it that exists is a folder that takes new entries.
  */
 export async function checkNewFolder(dir: string, options: PathCheckOptions): Promise<void> {
+  refuseEmpty(dir, options);
   const subject = `${options.label} ${dir}`;
   let existing = resolve(dir);
   for (;;) {
@@ -122,6 +126,12 @@ export async function checkNewFolder(dir: string, options: PathCheckOptions): Pr
     existing = dirname(existing);
   }
   await probeWrite(existing, subject, options.fix);
+}
+
+/** An empty path would mean the current folder, or nothing at all: never what was meant. */
+function refuseEmpty(path: string, options: PathCheckOptions): void {
+  if (path.trim() === "")
+    throw new UsageError(`${options.label} names no path (an empty string): ${options.fix}`);
 }
 
 async function makeWritableFolder(dir: string, subject: string, fix: string): Promise<void> {

@@ -138,6 +138,9 @@ describe("bad input", () => {
       1,
       /^error: cannot listen on 999.1.1.1/,
     ],
+    // An empty --data meant the current folder: the Hub's database went there.
+    [["hub", "serve", "--data", "", "--port", "0"], 2, /^error: --data names no path \(an empty string\)/],
+    [["sft", "--env", "reverse-text", "-o", ""], 2, /^error: -o names no path \(an empty string\)/],
     [
       ["env", "pull", "-t", "/proc/vf-x", "ada/gsm8k"],
       2,

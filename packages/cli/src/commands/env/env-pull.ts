@@ -25,7 +25,7 @@ Examples:
       const hub = await loadHubClient();
       // Before anything is downloaded: the folder to create must be one that can be.
       await checkNewFolder(flags.target ?? hub.parseEnvSpec(id).name, {
-        label: flags.target ? "-t" : "the folder",
+        label: flags.target !== undefined ? "-t" : "the folder",
         fix: "pass -t a new folder in a place you can write",
       });
       const client = await connectHub(flags);

@@ -12,7 +12,7 @@ import { makeOutputFolder } from "../../path-checks.ts";
 
 /** The settings of `vf hub serve` the checks read. */
 export interface HubServeSettings {
-  /** --data, resolved. */
+  /** --data, else the default. */
   dataDir: string;
   /** --database-url, else DATABASE_URL; undefined for the embedded database. */
   databaseUrl: string | undefined;

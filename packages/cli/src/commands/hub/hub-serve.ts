@@ -58,15 +58,15 @@ Examples:
   vf login --key --hub http://127.0.0.1:8377    then log in with the printed key`,
     )
     .action(async (flags: Omit<ServeFlags, "data"> & { data?: string }) => {
-      const dataDir = resolve(flags.data ?? defaultHubDataDir());
       const settings = {
-        dataDir,
+        dataDir: flags.data ?? defaultHubDataDir(),
         // Empty is unset, as startHub reads it.
         databaseUrl: (flags.databaseUrl ?? process.env.DATABASE_URL) || undefined,
         databaseSource: flags.databaseUrl ? "--database-url" : "DATABASE_URL",
         blobUrl: flags.blobUrl,
       };
       await checkHubServeSettings(settings);
+      const dataDir = resolve(settings.dataDir);
       // The server library cannot report a busy port or a foreign address as an error, so check first.
       await assertPortFree(flags.host, flags.port);
       const { startHub } = await import("@vf-rl/hub");
