@@ -10,6 +10,7 @@
  * const env = await loadEnvironment({ numEval: 20 });
  */
 import { defineEnvironment, OpenAIModelClient, ToolEnv } from "@vf-rl/core";
+import { NO_API_KEY } from "@vf-rl/core/client";
 import { z } from "zod";
 import { referenceCompletion } from "./reference-completion.ts";
 import { WikiCorpus } from "./wiki-corpus.ts";
@@ -73,7 +74,7 @@ export const loadEnvironment = defineEnvironment({
             model: judgeModel,
             client: new OpenAIModelClient({
               baseUrl: judgeBaseUrl,
-              apiKey: process.env[judgeApiKeyVar] || "EMPTY",
+              apiKey: process.env[judgeApiKeyVar] || NO_API_KEY,
               apiKeyVar: judgeApiKeyVar,
             }),
           };

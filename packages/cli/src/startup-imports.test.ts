@@ -17,6 +17,7 @@ const ALLOWED_PACKAGES = new Set([
   "commander",
   "picocolors",
   "@vf-rl/core/errors",
+  "@vf-rl/core/providers",
   "@vf-rl/engine/base-model",
 ]);
 

@@ -94,6 +94,37 @@ describe("vf with an env server in another process", () => {
     expect(trajectory[0]!.tokens!.completion_ids.length).toBeGreaterThan(0);
   }, 180_000);
 
+  it.each(["openai_responses", "anthropic_messages"] as const)(
+    "vf eval --env-server calls the model over %s, as the in-process run would",
+    async (api) => {
+      const server = await startScriptedServer();
+      try {
+        const run = await runVf([
+          "eval",
+          "reverse-text",
+          "-m",
+          "scripted",
+          "-b",
+          server.url,
+          "--api-client-type",
+          api,
+          "-n",
+          "2",
+          "-r",
+          "1",
+          "--env-server",
+          "--json",
+        ]);
+        expect(run.code, run.stderr).toBe(0);
+        expect(JSON.parse(run.stdout).avg_error).toBe(0);
+        expect(new Set(server.apis)).toEqual(new Set([api]));
+      } finally {
+        await server.close();
+      }
+    },
+    180_000,
+  );
+
   it("vf eval --env-server starts its own pool of -w workers", async () => {
     const run = await runVf([
       "eval",

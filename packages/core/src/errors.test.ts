@@ -3,8 +3,9 @@
 // host adds its own hint from the error's class and fields.
 import { describe, expect, it } from "vitest";
 import { ApiKeyRejectedError, ModelNotFoundError } from "./client/fatal-model-error.ts";
-import { loadEndpointRegistry, resolveApiKey, resolveModel } from "./client/index.ts";
+import { loadEndpointRegistry, resolveApiKey } from "./client/index.ts";
 import { requestBody } from "./client/openai-model-client.ts";
+import { resolveModel } from "./client/resolve-model.ts";
 import { Dataset } from "./datasets/index.ts";
 import { EnvGroup } from "./envs/env-group.ts";
 import { SingleTurnEnv } from "./envs/single-turn-env.ts";

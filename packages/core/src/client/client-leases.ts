@@ -1,20 +1,23 @@
 /**
- * The model clients a worker's rollouts call, one per distinct endpoint (base URL, key variable,
- * headers), shared by the requests that name it so connections are reused across rollouts. Requests
- * may name any endpoint, so the cache is bounded: past `max` endpoints, the least recently used one
- * that no rollout is using is closed.
+ * Model clients for endpoints that requests name (the env server's runs, the interception server's
+ * agents), one per distinct endpoint (API, base URL, key variable, headers), shared by the requests
+ * that name it so connections are reused across rollouts. Requests may name any endpoint, so the
+ * cache is bounded: past `max` endpoints, the least recently used one that no request holds is closed.
  *
- * Requests also name the variable holding the endpoint's key, and anyone who reaches the server can
- * send one, naming a URL of their own: so only the variables the operator allowed (`keyVars`, vf env
- * serve's `--key-var`) are read. Any other is sent as "EMPTY", which a local vLLM without a key
- * takes; the log says so once per variable that is set here, and when the endpoint rejects the
- * key, the run's error says how to allow it (for set and unset variables alike, so a client cannot
- * learn which are set).
+ * Requests also name the variable holding the endpoint's key, and whoever sends one may name a URL
+ * of their own: so only the variables the operator allowed (`keyVars`) are read. Any other is sent
+ * as "EMPTY", which a local vLLM without a key takes; the log says so once per variable that is set
+ * here, and when the endpoint rejects the key, the error says how to allow it (for set and unset
+ * variables alike, so a client cannot learn which are set).
  */
-import { OpenAIModelClient } from "@vf-rl/core";
+import type { ApiClientType } from "./client-type.ts";
+import { createModelClient, type HttpModelClient } from "./create-model-client.ts";
+import { NO_API_KEY } from "./resolve-model.ts";
 
-/** An endpoint as a request names it. The key is read from the server's own environment. */
+/** An endpoint as a request names it. The key is read from this process's environment. */
 export interface EndpointConfig {
+  /** The API it speaks; default openai_chat_completions. */
+  type?: ApiClientType;
   baseUrl: string;
   /** The variable holding the API key; the key is "EMPTY" when it is unset, null or not allowed. */
   apiKeyVar: string | null;
@@ -26,22 +29,29 @@ export interface EndpointConfig {
 }
 
 interface Entry {
-  client: OpenAIModelClient;
+  client: HttpModelClient;
   users: number;
 }
 
 /** A lease on a shared client; release it when the request is done. */
 export interface ClientLease {
-  client: OpenAIModelClient;
+  client: HttpModelClient;
   release(): void;
 }
 
-/** What a worker's clients may use. */
-export interface ModelClientsOptions {
+/** What the leased clients may use. */
+export interface ClientLeasesOptions {
   /** The variables whose values may be sent as keys; default none. */
   keyVars?: readonly string[];
-  /** One line to the server's log: a run named a variable, set here, that is not sent. */
+  /** One line to the host's log: a request named a variable, set here, that is not sent. */
   log?: (line: string) => void;
+  /**
+   * How errors name a variable that was not sent, with how the host allows it; default
+   * `X, which this server does not send`. (An endpoint's key error says "check the key in ...".)
+   */
+  refusedKey?: (name: string) => string;
+  /** The log line for a request that named a variable, set here, that is not sent. */
+  refusalLine?: (name: string, baseUrl: string) => string;
   /** Clients kept open at most; default 32. */
   max?: number;
 }
@@ -49,22 +59,32 @@ export interface ModelClientsOptions {
 /** Variables refused that are named in the log; past these, one more line says the rest are not. */
 const REFUSALS_LOGGED = 100;
 
-export class ModelClients {
+/** Leases shared clients of the endpoints requests name; see the file comment. */
+export class ClientLeases {
   private readonly entries = new Map<string, Entry>();
   private readonly keyVars: ReadonlySet<string>;
   private readonly refused = new Set<string>();
   private readonly max: number;
   private readonly log: (line: string) => void;
+  private readonly refusedKey: (name: string) => string;
+  private readonly refusalLine: (name: string, baseUrl: string) => string;
 
-  constructor(options: ModelClientsOptions = {}) {
+  constructor(options: ClientLeasesOptions = {}) {
     this.keyVars = new Set(options.keyVars ?? []);
     this.max = options.max ?? 32;
     this.log = options.log ?? (() => {});
+    this.refusedKey = options.refusedKey ?? ((name) => `${name}, which this server does not send`);
+    this.refusalLine =
+      options.refusalLine ??
+      ((name, baseUrl) =>
+        `a request named the key variable ${JSON.stringify(name)} for ${JSON.stringify(baseUrl)}: its value was not sent (the key sent was "EMPTY")`);
   }
 
   /** The client for `config`, created on first use. */
   acquire(config: EndpointConfig): ClientLease {
+    const type = config.type ?? "openai_chat_completions";
     const key = JSON.stringify([
+      type,
       config.baseUrl,
       config.apiKeyVar,
       config.headers,
@@ -78,7 +98,8 @@ export class ModelClients {
     } else {
       const { apiKey, apiKeyVar } = this.key(config);
       entry = {
-        client: new OpenAIModelClient({
+        client: createModelClient({
+          type,
           baseUrl: config.baseUrl,
           apiKey,
           headers: config.headers,
@@ -110,13 +131,13 @@ export class ModelClients {
    */
   private key(config: EndpointConfig): { apiKey: string; apiKeyVar: string | undefined } {
     const name = config.apiKeyVar;
-    if (!name) return { apiKey: "EMPTY", apiKeyVar: undefined };
-    if (this.keyVars.has(name)) return { apiKey: process.env[name] || "EMPTY", apiKeyVar: name };
+    if (!name) return { apiKey: NO_API_KEY, apiKeyVar: undefined };
+    if (this.keyVars.has(name)) return { apiKey: process.env[name] || NO_API_KEY, apiKeyVar: name };
     // An unset variable would have sent "EMPTY" anyway (a local vLLM's usual case): nothing to report.
     if (process.env[name]) this.logRefusal(name, config.baseUrl);
     return {
-      apiKey: "EMPTY",
-      apiKeyVar: `${name}, which this env server does not send (start it with --key-var ${name} to allow it)`,
+      apiKey: NO_API_KEY,
+      apiKeyVar: this.refusedKey(name),
     };
   }
 
@@ -125,14 +146,12 @@ export class ModelClients {
     this.refused.add(name);
     if (this.refused.size > REFUSALS_LOGGED) {
       this.log(
-        `runs named more than ${REFUSALS_LOGGED} key variables this server does not send; no more are logged`,
+        `requests named more than ${REFUSALS_LOGGED} key variables this server does not send; no more are logged`,
       );
       return;
     }
-    // Both come from the client: quoted, so they cannot forge log lines.
-    this.log(
-      `a run named the key variable ${JSON.stringify(name)} for ${JSON.stringify(baseUrl)}: its value was not sent (only --key-var variables are; the key sent was "EMPTY"): to send it, restart vf env serve with --key-var ${JSON.stringify(name)}`,
-    );
+    // Both come from the client: the line quotes them, so they cannot forge log lines.
+    this.log(this.refusalLine(name, baseUrl));
   }
 
   /** Closes every client. */

@@ -26,6 +26,13 @@ export abstract class OpenAIEndpointClient {
     return preflight((signal) => this.sdk.models.list({ signal }), this.endpoint.options);
   }
 
+  /** The ids of the models the server lists (GET /models), in its order. */
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const model of this.sdk.models.list(signal ? { signal } : {})) ids.push(model.id);
+    return ids;
+  }
+
   /** Closes the connection pool. Calls after this fail. */
   close(): Promise<void> {
     return this.endpoint.close();

@@ -77,12 +77,15 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   };
 }
 
+/** The key sent to a server that needs none (vLLM, vf serve): what verifiers and the OpenAI SDK send. */
+export const NO_API_KEY = "EMPTY";
+
 /**
  * The API key held by `apiKeyVar`; "EMPTY" when no variable is named (local servers ignore the key).
  * Throws `MissingKeyError` when the variable is named but unset or empty.
  */
 export function resolveApiKey(apiKeyVar: string | null, env: NodeJS.ProcessEnv = process.env): string {
-  if (apiKeyVar === null) return "EMPTY";
+  if (apiKeyVar === null) return NO_API_KEY;
   const value = env[apiKeyVar];
   if (value === undefined || value === "") throw new MissingKeyError(apiKeyVar);
   return value;

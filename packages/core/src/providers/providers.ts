@@ -1,11 +1,10 @@
 /**
- * `-p/--provider`: shorthands for where a model is served, as verifiers' `-p` names them. Each sets
- * the base URL, the variable holding the key and the client type; -b, -k and --api-client-type
- * override them one by one. `builtin` is vf's own: the built-in local model (or, with -m, a
- * checkpoint folder of the engine), served in this process.
+ * Providers: shorthands for where a model is served, as verifiers' `-p` names them. Each gives the
+ * base URL, the variable holding the key and the client type; a host's own settings (a base URL, a
+ * key variable, a client type) override them one by one. `builtin` is vf's own: the built-in local
+ * model (or a checkpoint folder of the engine), which the host serves itself.
  */
-import type { ApiClientType } from "@vf-rl/core/client";
-import { UsageError } from "../../cli-errors.ts";
+import type { ApiClientType } from "../client/client-type.ts";
 
 /** A hosted or local API: its address, as core's `EndpointAddress` names it. */
 export interface EndpointProvider {
@@ -74,26 +73,10 @@ export const PROVIDERS = {
   builtin: null,
 } as const satisfies Record<string, EndpointProvider | null>;
 
+/** The name of a provider, e.g. "openrouter". */
 export type ProviderName = keyof typeof PROVIDERS;
 
-/** Parses `-p`, naming the providers when the value is none of them. */
-export function providerFlag(value: string): ProviderName {
-  if (Object.hasOwn(PROVIDERS, value)) return value as ProviderName;
-  throw new UsageError(
-    `-p/--provider "${value}" is not a provider: use one of ${Object.keys(PROVIDERS).join(", ")}`,
-  );
-}
-
-/** The providers as help lines: name, URL, key variable and client type. */
-export function providersHelp(): string {
-  return Object.entries(PROVIDERS as Record<string, EndpointProvider | null>)
-    .map(([name, provider]) => {
-      if (provider === null) {
-        return `  ${name.padEnd(12)}vf's built-in model served locally (the default without -m), or -m <checkpoint folder>`;
-      }
-      const key = provider.keyOptional ? `${provider.apiKeyVar} if set` : provider.apiKeyVar;
-      const type = provider.type === chat ? "" : `  ${provider.type}`;
-      return `  ${name.padEnd(12)}${provider.baseUrl.padEnd(38)}${key}${type}`;
-    })
-    .join("\n");
+/** Whether `name` is a provider. */
+export function isProviderName(name: string): name is ProviderName {
+  return Object.hasOwn(PROVIDERS, name);
 }

@@ -35,8 +35,10 @@ export function remoteRunner(
   let turn = 0;
   return async (inputs, { signal }) => {
     const endpoint = options.endpoints[turn++ % options.endpoints.length]!;
+    // verifiers' client types are vf's API names, with the token variant of chat completions.
+    const chat = endpoint.type === "openai_chat_completions";
     const clientConfig = {
-      client_type: options.wantTokens ? "openai_chat_completions_token" : "openai_chat_completions",
+      client_type: chat && options.wantTokens ? "openai_chat_completions_token" : endpoint.type,
       api_base_url: endpoint.baseUrl,
       api_key_var: endpoint.apiKeyVar ?? "",
       extra_headers: endpoint.headers,

@@ -6,7 +6,7 @@
  * the same connection always finds it.
  */
 import { CancelledError, type Environment, type RolloutInput, UserError } from "@vf-rl/core";
-import type { SamplingArgs } from "@vf-rl/core/client";
+import { type ApiClientType, ClientLeases, type EndpointConfig, type SamplingArgs } from "@vf-rl/core/client";
 import { z } from "zod";
 import { buildEpisode } from "../episode/build-episode.ts";
 import { pack, unpack } from "../wire/encoding.ts";
@@ -35,8 +35,6 @@ import {
 } from "../wire/v1-protocol.ts";
 import { v0ErrorText, v1ErrorText } from "../wire/wire-error.ts";
 import { fromWireMessages } from "../wire/wire-messages.ts";
-import type { EndpointConfig } from "./model-clients.ts";
-import { ModelClients } from "./model-clients.ts";
 import { runRollouts } from "./run-rollouts.ts";
 
 /** A request body that does not parse (pydantic's name for it, as verifiers' replies say). */
@@ -59,7 +57,7 @@ export interface RequestHandlerOptions {
   samplingDefaults?: SamplingArgs;
   /** Named on every trace (`Trace.verifiers.version`). */
   producer: string;
-  /** The variables whose values runs may have sent as API keys; default none (see model-clients.ts). */
+  /** The variables whose values runs may have sent as API keys; default none (core's ClientLeases). */
   keyVars?: readonly string[];
   /** One line to the server's log. */
   log?: (line: string) => void;
@@ -67,10 +65,14 @@ export interface RequestHandlerOptions {
 
 export class RequestHandler {
   private readonly running = new Map<string, AbortController>();
-  private readonly clients: ModelClients;
+  private readonly clients: ClientLeases;
 
   constructor(private readonly options: RequestHandlerOptions) {
-    this.clients = new ModelClients({
+    this.clients = new ClientLeases({
+      refusedKey: (name) =>
+        `${name}, which this env server does not send (start it with --key-var ${name} to allow it)`,
+      refusalLine: (name, baseUrl) =>
+        `a run named the key variable ${JSON.stringify(name)} for ${JSON.stringify(baseUrl)}: its value was not sent (only --key-var variables are; the key sent was "EMPTY"): to send it, restart vf env serve with --key-var ${JSON.stringify(name)}`,
       ...(options.keyVars ? { keyVars: options.keyVars } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
@@ -275,12 +277,25 @@ function v1Endpoint(client: ClientConfigV1): EndpointConfig {
   return { baseUrl: client.base_url, apiKeyVar: client.api_key_var, headers: client.headers ?? {} };
 }
 
+/**
+ * The API of each verifiers client type vf serves: its own name, but for the token variant of chat
+ * completions and the renderer client (chat completions with vLLM's token fields, see the README).
+ */
+const V0_CLIENT_TYPES: Record<string, ApiClientType> = {
+  openai_chat_completions: "openai_chat_completions",
+  openai_chat_completions_token: "openai_chat_completions",
+  renderer: "openai_chat_completions",
+  openai_completions: "openai_completions",
+  openai_responses: "openai_responses",
+  anthropic_messages: "anthropic_messages",
+};
+
 /** The endpoint of a v0 client config: `client_idx` picks among `endpoint_configs`, as verifiers resolves it. */
 function v0Endpoint(config: ClientConfigV0): { endpoint: EndpointConfig; wantTokens: boolean } {
-  const supported = ["openai_chat_completions", "openai_chat_completions_token", "renderer"];
-  if (!supported.includes(config.client_type)) {
+  const type = V0_CLIENT_TYPES[config.client_type];
+  if (type === undefined) {
     throw new UserError(
-      `client_type "${config.client_type}" is not served: vf calls chat completions; use openai_chat_completions (or openai_chat_completions_token for token ids)`,
+      `client_type "${config.client_type}" is not served: use one of ${Object.keys(V0_CLIENT_TYPES).join(", ")}`,
     );
   }
   const endpoints = config.endpoint_configs ?? [];
@@ -289,12 +304,13 @@ function v0Endpoint(config: ClientConfigV0): { endpoint: EndpointConfig; wantTok
   const retries = chosen.max_retries ?? config.max_retries;
   return {
     endpoint: {
+      type,
       baseUrl: chosen.api_base_url,
       apiKeyVar: chosen.api_key_var || null,
       headers: { ...config.extra_headers, ...chosen.extra_headers },
       ...(typeof timeout === "number" ? { timeoutSeconds: timeout } : {}),
       ...(typeof retries === "number" ? { maxRetries: retries } : {}),
     },
-    wantTokens: config.client_type !== "openai_chat_completions",
+    wantTokens: config.client_type === "openai_chat_completions_token" || config.client_type === "renderer",
   };
 }

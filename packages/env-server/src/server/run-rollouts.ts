@@ -10,16 +10,15 @@ import {
   type RolloutInput,
   type RolloutState,
 } from "@vf-rl/core";
-import type { SamplingArgs } from "@vf-rl/core/client";
+import type { ClientLeases, EndpointConfig, SamplingArgs } from "@vf-rl/core/client";
 import type { RolloutRecord } from "@vf-rl/core/results";
 import { CallRecorder, type ModelCallRecord } from "./call-recorder.ts";
-import type { EndpointConfig, ModelClients } from "./model-clients.ts";
 
 /** One request's rollouts: what to run, against which endpoint, how. */
 export interface RunRolloutsOptions {
   // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
   env: Environment<any>;
-  clients: ModelClients;
+  clients: ClientLeases;
   endpoint: EndpointConfig;
   /** Ask every call for vLLM's token ids and logprobs (a training client). */
   wantTokens: boolean;

@@ -5,7 +5,7 @@
  * Either way the loop talks to it only over HTTP, as it would to vLLM.
  */
 import { OpenAIModelClient, SystemError, UserError } from "@vf-rl/core";
-import { resolveApiKey } from "@vf-rl/core/client";
+import { NO_API_KEY, resolveApiKey } from "@vf-rl/core/client";
 import { BUILTIN_MODEL_NAME, startEngineServer } from "@vf-rl/engine";
 import { vfErrorOf } from "../engine-errors.ts";
 
@@ -31,7 +31,7 @@ export async function startLocalInference(checkpoint: string): Promise<Inference
   } catch (error) {
     throw vfErrorOf(error);
   }
-  const endpoint = endpointFor(server.url, BUILTIN_MODEL_NAME, "EMPTY");
+  const endpoint = endpointFor(server.url, BUILTIN_MODEL_NAME, NO_API_KEY);
   return {
     ...endpoint,
     close: async () => {
@@ -54,22 +54,20 @@ export interface ConnectInferenceOptions {
 /** Connects to a running server, checking that it answers and which model it serves. */
 export async function connectInference(options: ConnectInferenceOptions): Promise<InferenceEndpoint> {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const apiKey = options.apiKeyVar ? resolveApiKey(options.apiKeyVar) : "EMPTY";
-  let listed: { data?: { id?: string }[] };
+  const apiKey = options.apiKeyVar ? resolveApiKey(options.apiKeyVar) : NO_API_KEY;
+  const probe = new OpenAIModelClient({ baseUrl, apiKey, maxRetries: 0 });
+  let listed: string[];
   try {
-    const response = await fetch(`${baseUrl}/models`, {
-      headers: apiKey !== "EMPTY" ? { authorization: `Bearer ${apiKey}` } : {},
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (!response.ok) throw new Error(`GET /models answered ${response.status}`);
-    listed = (await response.json()) as typeof listed;
+    listed = await probe.listModels(AbortSignal.timeout(10_000));
   } catch (error) {
     throw new UserError(
       `cannot reach the inference server at ${baseUrl} (${(error as Error).message}): start it (vf serve --port 8000) and pass its URL ending in /v1 as --inference-url`,
       { cause: error },
     );
+  } finally {
+    await probe.close();
   }
-  const model = options.model ?? listed.data?.[0]?.id;
+  const model = options.model ?? listed[0];
   if (model === undefined) {
     throw new UserError(`${baseUrl}/models lists no model: set inference.model in the config`);
   }
@@ -90,7 +88,7 @@ function endpointFor(baseUrl: string, model: string, apiKey: string): InferenceE
           method: "POST",
           headers: {
             "content-type": "application/json",
-            ...(apiKey !== "EMPTY" ? { authorization: `Bearer ${apiKey}` } : {}),
+            ...(apiKey !== NO_API_KEY ? { authorization: `Bearer ${apiKey}` } : {}),
           },
           body: JSON.stringify({ weight_dir: dir }),
         });

@@ -8,7 +8,12 @@
  * written in the engine's own chat template, so both APIs give the model the same tokens.
  */
 import { UserError } from "@vf-rl/core";
-import { type ApiClientType, createModelClient, type TextPromptRenderer } from "@vf-rl/core/client";
+import {
+  type ApiClientType,
+  createModelClient,
+  NO_API_KEY,
+  type TextPromptRenderer,
+} from "@vf-rl/core/client";
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME, renderChat, tokenizer } from "@vf-rl/engine";
 import { startServerForCli } from "../serve/start-server.ts";
 import type { ConnectedModel } from "./connect-model.ts";
@@ -50,7 +55,7 @@ export async function startLocalModel(options: LocalModelOptions): Promise<Conne
   const client = createModelClient({
     type,
     baseUrl: server.url,
-    apiKey: "EMPTY",
+    apiKey: NO_API_KEY,
     renderPrompt: engineTextPrompt,
   });
   return {

@@ -17,15 +17,13 @@ import {
   type EndpointRegistry,
   loadEndpointRegistry,
   type ResolvedModel,
-  type ResolveModelOptions,
-  resolveModel,
+  resolveRoute,
 } from "@vf-rl/core/client";
 import { runWeights } from "@vf-rl/train/run-weights";
 import { UsageError } from "../../cli-errors.ts";
 import { isHttpUrl } from "../../flag-values.ts";
 import { startBuiltinModel, startLocalModel } from "./builtin-model.ts";
 import type { EvalSpec } from "./eval-spec.ts";
-import { type EndpointProvider, PROVIDERS } from "./providers.ts";
 
 export interface ConnectedModel {
   model: string;
@@ -77,45 +75,24 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
   };
 }
 
-/**
- * The model id and endpoints a spec names (no local model): an endpoint_id's rows with whatever -b,
- * -k, --api-client-type and a provider say instead, as in verifiers, or a literal model id at -b,
- * else the provider's URL, else OpenAI's (OPENAI_BASE_URL when set). `env` holds the variables read
- * (a local server's optional key, OPENAI_BASE_URL).
- *
- * @example resolveSpecModel(EvalSpec.parse({ envId: "gsm8k", provider: "openrouter", model: "qwen/qwen3-8b" }))
- * // { model: "qwen/qwen3-8b", endpoints: [{ baseUrl: "https://openrouter.ai/api/v1", apiKeyVar: "OPENROUTER_API_KEY", ... }] }
- */
+/** The model id and endpoints a spec names (no local model): core's one route (`resolveRoute`). */
 export function resolveSpecModel(
   spec: EvalSpec,
   registry?: EndpointRegistry,
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedModel {
-  const model = spec.model ?? "default";
-  const options: ResolveModelOptions = { model, headers: spec.headers, ...(registry ? { registry } : {}) };
-  const endpoint = (spec.provider && PROVIDERS[spec.provider]) ?? undefined;
-  if (registry?.get(model)) {
-    // The registry's rows, with whatever the flags (and a provider) say instead, as in verifiers.
-    const baseUrl = spec.baseUrl ?? endpoint?.baseUrl;
-    const apiKeyVar = spec.apiKeyVar ?? (endpoint ? providerKeyVar(endpoint, env) : undefined);
-    const type = spec.type ?? endpoint?.type;
-    Object.assign(options, {
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(apiKeyVar ? { apiKeyVar } : {}),
-      ...(type ? { type } : {}),
-    });
-  } else {
-    // A literal model id: at -b, else the provider's URL, else OpenAI's (OPENAI_BASE_URL if set).
-    const fallback = spec.baseUrl === undefined ? defaultProvider(env) : undefined;
-    const chosen = endpoint ?? fallback;
-    const apiKeyVar = spec.apiKeyVar ?? (chosen ? providerKeyVar(chosen, env) : undefined);
-    Object.assign(options, {
-      baseUrl: spec.baseUrl ?? chosen?.baseUrl,
-      type: spec.type ?? chosen?.type ?? "openai_chat_completions",
-      ...(apiKeyVar ? { apiKeyVar } : {}),
-    });
-  }
-  return resolveModel(options);
+  return resolveRoute(
+    {
+      model: spec.model,
+      provider: spec.provider,
+      baseUrl: spec.baseUrl,
+      apiKeyVar: spec.apiKeyVar,
+      type: spec.type,
+      headers: spec.headers,
+      registry,
+    },
+    env,
+  );
 }
 
 // What connectModel reads: the keys of a spec that say how its model is reached. Evaluations
@@ -192,17 +169,4 @@ function localModel(spec: EvalSpec, builtin: boolean): Promise<ConnectedModel> |
     );
   }
   return null;
-}
-
-/** Without -p or -b: OpenAI's API, at OPENAI_BASE_URL when it is set. */
-function defaultProvider(env: NodeJS.ProcessEnv): EndpointProvider {
-  const openai = PROVIDERS.openai;
-  const baseUrl = env.OPENAI_BASE_URL;
-  return baseUrl ? { ...openai, baseUrl } : openai;
-}
-
-/** The provider's key variable; for a local server, only when it is set (it may need no key). */
-function providerKeyVar(provider: EndpointProvider, env: NodeJS.ProcessEnv): string | undefined {
-  if (provider.keyOptional && !env[provider.apiKeyVar]) return undefined;
-  return provider.apiKeyVar;
 }

@@ -22,6 +22,7 @@ import { readFile } from "node:fs/promises";
 import { ConfigError } from "@vf-rl/core";
 import { ApiClientType } from "@vf-rl/core/client";
 import { type ConfigOverride, describeConfigIssues } from "@vf-rl/core/config";
+import { PROVIDERS, type ProviderName } from "@vf-rl/core/providers";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { isHttpUrl, MAX_TIMEOUT_SECONDS } from "../../flag-values.ts";
@@ -37,7 +38,6 @@ import {
 } from "./eval-settings.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 import { DATASET_NAME_RULE, isDatasetName } from "./hf-hub-upload.ts";
-import { PROVIDERS, type ProviderName } from "./providers.ts";
 
 /** "Name: value" strings of verifiers' `header` and `header_from_state` lists. */
 const HeaderLine = z.string().regex(/^[^:=\s][^:=]*[:=].*\S/, 'must look like "Name: value"');

@@ -3,9 +3,9 @@
  * resolve to, before the environment's own defaults fill the gaps.
  */
 import { ApiClientType } from "@vf-rl/core/client";
+import { PROVIDERS, type ProviderName } from "@vf-rl/core/providers";
 import { z } from "zod";
 import { UsageError } from "../../cli-errors.ts";
-import { PROVIDERS, type ProviderName } from "./providers.ts";
 
 export const EvalSpec = z
   .object({

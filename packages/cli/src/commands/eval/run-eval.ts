@@ -7,7 +7,6 @@
  */
 import { type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
-import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
 import type { ModelPool } from "./connect-model.ts";
 import { openEnvServer } from "./env-server-runner.ts";
@@ -54,12 +53,6 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       spec.rolloutsPerExample ?? packageJson.vf.rolloutsPerExample ?? DEFAULT_ROLLOUTS;
     const sampling = { ...packageJson.vf.sampling, ...spec.sampling };
     const connected = await context.models.connect(spec);
-    const otherApi = connected.endpoints.find((endpoint) => endpoint.type !== "openai_chat_completions");
-    if (settings.envServer && otherApi) {
-      throw new UsageError(
-        `--env-server calls the model over openai_chat_completions only, not ${otherApi.type}: drop --env-server or --api-client-type`,
-      );
-    }
     const served = settings.envServer
       ? await openEnvServer({
           where: settings.envServer,
