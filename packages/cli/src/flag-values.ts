@@ -28,6 +28,14 @@ export function jsonObjectFlag(flag: string) {
   };
 }
 
+/** Any text but none: an empty value (`-m ""`) is a slip, never what was meant. */
+export function textFlag(flag: string, fix = "give it a value, or leave the flag out") {
+  return (value: string): string => {
+    if (value.trim() === "") throw new UsageError(`${flag} is empty: ${fix}`);
+    return value;
+  };
+}
+
 /**
  * A whole number of at least `min`. Numbers past 2^53 are refused by name: they would round
  * silently, and a count that large is a typo.

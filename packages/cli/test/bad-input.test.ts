@@ -63,6 +63,9 @@ describe("bad input", () => {
     ],
     [["eval", "bad-url.toml"], 1, /base_url: must be an http:\/\/ or https:\/\/ URL/],
     [["eval", "reverse-text", "-T", "-2"], 2, /^error: -T must be at least 0, got "-2"$/],
+    [["eval", ""], 2, /^error: the environment is empty: name one: an id such as reverse-text/],
+    [["eval", "reverse-text", "--env-dir-path", ""], 2, /^error: --env-dir-path is empty/],
+    [["eval", "reverse-text", ...small, "--export-sft", ""], 2, /^error: --export-sft is empty/],
     [
       ["eval", "reverse-text", "--env-dir-path", "/etc/passwd"],
       2,

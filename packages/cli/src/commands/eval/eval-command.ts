@@ -3,7 +3,7 @@
  * This file only declares the command; what it does is in eval-action.ts, loaded when it runs.
  */
 import { type Command, Option } from "commander";
-import { integerFlag, numberFlag } from "../../flag-values.ts";
+import { integerFlag, numberFlag, textFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
 import { envServerAddressFlag } from "./env-server-runner.ts";
 import type { EvalFlags } from "./eval-action.ts";
@@ -18,7 +18,11 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .description(
       "evaluate a model on an environment (or a TOML config's [[eval]] blocks and sweeps, side by side)",
     )
-    .argument("<env>", "environment id (reverse-text, owner/name@1.0.0), package folder, or config.toml");
+    .argument(
+      "<env>",
+      "environment id (reverse-text, owner/name@1.0.0), package folder, or config.toml",
+      textFlag("the environment", "name one: an id such as reverse-text, a package folder or a config.toml"),
+    );
   // The settings of an evaluation, each declared once in eval-settings.ts.
   const options = new Map<EvalSetting, Option>();
   for (const setting of EVAL_SETTINGS) {
@@ -63,6 +67,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option(
       "--export-sft <file>",
       "write the rollouts as chat JSONL for vf sft --data (failed ones left out)",
+      textFlag("--export-sft"),
     )
     .option(
       "--min-reward <r>",

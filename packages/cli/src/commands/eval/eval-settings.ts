@@ -19,6 +19,7 @@ import {
   listFlag,
   MAX_TIMEOUT_SECONDS,
   numberFlag,
+  textFlag,
 } from "../../flag-values.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 import { datasetNameFlag } from "./hf-hub-upload.ts";
@@ -81,6 +82,7 @@ export function flagParser(
 ): ((value: string, previous: never) => unknown) | undefined {
   switch (kind) {
     case "text":
+      return textFlag(flag);
     case "client-type": // checked when used: the check loads the clients
       return undefined;
     case "url":
