@@ -20,6 +20,7 @@ import {
 import { listRuns } from "@vf-rl/core/results";
 import { describe, expect, it } from "vitest";
 import { flagHint } from "./flag-hints.ts";
+import { vfCommand } from "./vf-command.ts";
 
 describe("flagHint", () => {
   it("names the vf eval and vf view flags behind core's run-folder errors", async () => {
@@ -59,7 +60,7 @@ describe("flagHint", () => {
     // Not installed from a Hub: the same command under every host.
     for (const command of ["eval", "train", undefined]) {
       expect(flagHint(new EnvironmentNotFoundError("a/b@1.0.0", "not installed", true), command)).toBe(
-        "install it with vf env install a/b@1.0.0",
+        `install it with ${vfCommand("env install a/b@1.0.0")}`,
       );
     }
     expect(flagHint(new EnvironmentNotFoundError("nope", "known: x"), "eval")).toBeUndefined();

@@ -21,6 +21,7 @@ import {
   RunsFolderNotFoundError,
   SamplingArgsError,
 } from "@vf-rl/core/errors";
+import { vfCommand } from "./vf-command.ts";
 
 /**
  * The flag (or config key) that fixes `error` or the first of its causes that has one, as a line
@@ -37,7 +38,7 @@ export function flagHint(error: unknown, command?: string): string | undefined {
 
 function ownHint(error: Error, command: string | undefined): string | undefined {
   if (error instanceof EnvironmentNotFoundError && error.notInstalled) {
-    return `install it with vf env install ${error.envId}`;
+    return `install it with ${vfCommand(`env install ${error.envId}`)}`;
   }
   return command === "train" ? trainConfigHint(error) : evalFlagHint(error);
 }

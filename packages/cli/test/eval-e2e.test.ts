@@ -156,7 +156,7 @@ describe("vf eval with bad input", () => {
       "a Hub environment that is not installed",
       ["eval", "someone/thing@1.0.0", "-m", "x", "-b", "http://127.0.0.1:9/v1"],
       1,
-      /unknown environment "someone\/thing@1.0.0": .*install it from its Hub\nhint: install it with vf env install someone\/thing@1.0.0/,
+      /unknown environment "someone\/thing@1.0.0": .*install it from its Hub\nhint: install it with (npx )?vf env install someone\/thing@1.0.0/,
     ],
     [
       // The scaffold splits its rows with evalSize = numEval: more than it has is a split it

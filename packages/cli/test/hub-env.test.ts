@@ -211,7 +211,7 @@ describe("vf env list, search, info, inspect, pull", () => {
     expect(search.stdout).toMatch(/^admin\/capitals\s+0\.1\.1\s+public\s+Capital cities/m);
     expect(json(miss).items).toEqual([]);
     expect(info.stdout).toContain("version: 0.1.1 (latest)");
-    expect(info.stdout).toContain("install: vf env install admin/capitals@0.1.1");
+    expect(info.stdout).toMatch(/install: (npx )?vf env install admin\/capitals@0\.1\.1/);
     // npm's own registry still serves the environment's dependencies: only the owner's scope is the Hub's
     expect(info.stdout).toContain(
       `with npm (latest): npm install @admin/capitals --@admin:registry=${hub.url}/npm/`,

@@ -46,7 +46,7 @@ describe("vf eval --push checks the Hub first", { timeout: 120_000 }, () => {
     const result = await evalPush();
     expectRefusedBeforeRunning(
       result,
-      /admin\/capitals is not on the Hub at .*: push the environment first with vf env push environments\/capitals, then run the evaluation again/,
+      /admin\/capitals is not on the Hub at .*: push the environment first with (npx )?vf env push environments\/capitals, then run the evaluation again/,
       0,
     );
   });
@@ -62,7 +62,7 @@ describe("vf eval --push checks the Hub first", { timeout: 120_000 }, () => {
     const stale = await evalPush();
     expectRefusedBeforeRunning(
       stale,
-      /has no version of admin\/capitals with the content of environments\/capitals \(content hash [0-9a-f]{12}; its latest is 0\.1\.0\).*push this version first with vf env push environments\/capitals/,
+      /has no version of admin\/capitals with the content of environments\/capitals \(content hash [0-9a-f]{12}; its latest is 0\.1\.0\).*push this version first with (npx )?vf env push environments\/capitals/,
       0,
     );
 

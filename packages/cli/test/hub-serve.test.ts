@@ -124,7 +124,7 @@ describe("vf hub serve", () => {
     const [, url] = await hub.waitFor(/^(http:\/\/127\.0\.0\.1:\d+)$/m);
     const [, password] = await hub.waitFor(/^ {2}password {2}(\S+)$/m);
     const [, key] = await hub.waitFor(/^ {2}API key {3}(vf_\S+)$/m);
-    await hub.waitFor(new RegExp(`^log in with: vf login --key --hub ${url}$`, "m"));
+    await hub.waitFor(new RegExp(`^log in with: (npx )?vf login --key --hub ${url}$`, "m"));
     expect(existsSync(join(dataDir, "hub.lock"))).toBe(true);
 
     const whoami = await runVf(["whoami", "--hub", url!], { env: { ...userEnv, VF_API_KEY: key } });

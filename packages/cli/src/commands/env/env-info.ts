@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
+import { vfCommand } from "../../vf-command.ts";
 import { formatBytes } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
 
@@ -48,7 +49,7 @@ Examples:
       );
       io.out(`content: ${version.content_hash}`);
       io.out(`size: ${version.file_count} files, ${formatBytes(version.size)}`);
-      io.out(`install: vf env install ${info.id}@${version.semver}`);
+      io.out(`install: ${vfCommand(`env install ${info.id}@${version.semver}`)}`);
       io.out(`with npm (latest): ${info.install.npm}`);
       if (flags.readme && info.readme) io.out(`\n${info.readme.trimEnd()}`);
     });

@@ -10,6 +10,7 @@ import { type FoundEnvironment, findEnvironment, listEnvironments } from "@vf-rl
 import { readRun } from "@vf-rl/core/results";
 import type { HubClient, PushReportResult } from "@vf-rl/hub/client";
 import type { Output } from "../../terminal/output.ts";
+import { vfCommand } from "../../vf-command.ts";
 import { connectHub, loadHubClient } from "../hub/hub-flags.ts";
 import type { EvalPushFlags, PushCommandFlags } from "./eval-push.ts";
 
@@ -98,7 +99,7 @@ async function requireVersionOnHub(
   const [owner, name] = target.env.split("/") as [string, string];
   const notFound = (error: unknown) => error instanceof hub.HubError && error.code === "not_found";
   const where = relative(process.cwd(), found.dir) || ".";
-  const push = `vf env push ${where}`;
+  const push = vfCommand(`env push ${where}`);
   try {
     await client.version(owner, name, target.contentHash);
     return;

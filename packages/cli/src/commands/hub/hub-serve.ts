@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import { httpUrlFlag, portFlag } from "../../flag-values.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
+import { vfCommand } from "../../vf-command.ts";
 import { checkHubServeSettings, databaseError } from "./hub-serve-checks.ts";
 
 interface ServeFlags {
@@ -98,7 +99,7 @@ Examples:
             `  user      ${user}`,
             `  password  ${password}`,
             `  API key   ${apiKey}`,
-            `log in with: vf login --key --hub ${hub.url}`,
+            `log in with: ${vfCommand(`login --key --hub ${hub.url}`)}`,
             "",
           ].join("\n"),
         );

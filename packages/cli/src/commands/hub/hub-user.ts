@@ -61,7 +61,7 @@ Examples:
       );
       io.out(`  password  ${created.password}`);
       io.out(`  API key   ${created.api_key}`);
-      io.err(`they log in with: vf login --key${flags.hub ? ` --hub ${flags.hub}` : ""}`);
+      io.err(`they log in with: ${vfCommand(`login --key${flags.hub ? ` --hub ${flags.hub}` : ""}`)}`);
     });
 }
 
