@@ -1,9 +1,10 @@
 // vf as a user gets it: every package of this repository built and published with the real `npm
 // publish` to a real local registry (Verdaccio) by scripts/local-registry.mjs, as the README says,
 // then the whole workflow of a user in empty projects outside the repository, with the real npm
-// client: install the CLI with the line the script printed, write an environment, evaluate it on the
-// built-in model, run its own tests, push it to a Hub, install it in another project and evaluate it
-// there, on Node 20 and on Node 22.
+// client: install the CLI with the line the script printed (a lean install: what only some commands
+// need is an optional package, named with its install line when missing), write an environment,
+// evaluate it on the built-in model, run its own tests, push it to a Hub, install it in another
+// project and evaluate it there, on Node 20 and on Node 22.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import {
   existsSync,
@@ -137,23 +138,71 @@ function kB(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} kB`;
 }
 
+/** The packages a plain install leaves out, each installed by the line vf prints when it is needed. */
+const OPTIONAL = [
+  "@electric-sql/pglite",
+  "pg",
+  "zeromq",
+  "@anthropic-ai/sdk",
+  "@huggingface/hub",
+  "@vf-env/gsm8k",
+  "@vf-env/wiki-search",
+];
+
+/** The size of `dir` on disk in MB, as `du -sk` counts it. */
+async function sizeMB(dir: string): Promise<number> {
+  const { stdout } = await ok("du", ["-sk", dir], root);
+  return Number(stdout.split("\t")[0]) / 1024;
+}
+
 describe("a user's project, from the registry", () => {
   let project: string;
   let hubUrl: string;
   let apiKey: string;
 
-  it("installs the CLI and evaluates a bundled environment on the built-in model, offline", async () => {
+  it("installs the CLI lean and evaluates its bundled environment on the built-in model, offline", async () => {
     project = await newProject("first");
     const cli = join(project, "node_modules", "@vf-rl", "cli");
     expect(existsSync(join(cli, "dist", "main.js"))).toBe(true);
     expect(existsSync(join(cli, "src"))).toBe(false);
+    const modules = join(project, "node_modules");
+    expect(OPTIONAL.filter((name) => existsSync(join(modules, name)))).toEqual([]);
+    const size = await sizeMB(modules);
+    console.log(`a plain install: ${size.toFixed(1)} MB in node_modules`);
+    expect(size).toBeLessThan(80);
     const help = await ok("npx", ["vf", "--help"], project);
     expect(help.stdout).toMatch(/^Usage: vf/);
-    const evaluated = await ok("npx", ["vf", "eval", "reverse-text", "-n", "2", "-r", "1"], project);
+    // npm offline too: nothing but the project's own files.
+    const offline = userEnv({ npm_config_offline: "true" });
+    const evaluated = await ok("npx", ["vf", "eval", "reverse-text", "-n", "1", "-r", "1"], project, offline);
     expect(evaluated.stdout).toMatch(/reward: avg - \d/);
+  }, 300_000);
+
+  it("names the package to install, in one line, for what the plain install leaves out", async () => {
+    const hints: [string[], string][] = [
+      [
+        ["hub", "serve", "--port", "0"],
+        "the Hub server needs @electric-sql/pglite: npm install -D @electric-sql/pglite",
+      ],
+      [["eval", "gsm8k"], "environment gsm8k is not installed: npm install -D @vf-env/gsm8k"],
+      [
+        ["env", "serve", "reverse-text"],
+        "serving or reaching an env server needs zeromq: npm install -D zeromq",
+      ],
+    ];
+    for (const [args, hint] of hints) {
+      const result = await sh("npx", ["vf", ...args], project);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr, args.join(" ")).toBe(`error: ${hint}\n`);
+    }
+  }, 300_000);
+
+  it("runs what it left out once installed with that line: the Hub's database, ZeroMQ, an environment", async () => {
+    await ok("npm", ["install", "-D", "@electric-sql/pglite", "zeromq", "@vf-env/wiki-search"], project);
     // wiki-search's MCP server runs from the built package, its data found beside it.
     const tools = await ok("npx", ["vf", "env", "tools", "wiki-search"], project);
     expect(tools.stdout).toMatch(/^search_pages\(query: string\)$/m);
+    // The env server and the Hub started by the tests below run on what this installed.
   }, 300_000);
 
   it("runs the evaluation's rollouts in env-server workers from the built packages (zeromq's prebuilt addon)", async () => {

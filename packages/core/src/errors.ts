@@ -55,6 +55,21 @@ export class EnvironmentNotFoundError extends UserError {
 }
 
 /**
+ * One of vf's own environments (the npm package `@vf-env/<id>`), published apart from the CLI and
+ * not installed here: the message is the line that installs it.
+ */
+export class EnvironmentNotInstalledError extends EnvironmentNotFoundError {
+  constructor(
+    envId: string,
+    /** The npm package that holds it: "@vf-env/gsm8k". */
+    readonly packageName: string,
+  ) {
+    super(envId, installLine(packageName));
+    this.message = `environment ${envId} is not installed: ${installLine(packageName)}`;
+  }
+}
+
+/**
  * A mistake in an environment's own code or options (a duplicate name, a bad option), found when
  * the environment is built: the message names the fix.
  */
@@ -125,6 +140,28 @@ export class DatasetError extends UserError {
   ) {
     super(message);
   }
+}
+
+/**
+ * A package vf loads only where it is used (the Hub server's database, the env server's ZeroMQ,
+ * Anthropic's SDK, Hugging Face uploads) is not installed: the message is the line that installs it.
+ * `importOptional` throws it.
+ */
+export class MissingPackageError extends UserError {
+  constructor(
+    /** The npm package: "@electric-sql/pglite". */
+    readonly packageName: string,
+    /** What needs it, the message's first words: "the Hub server". */
+    readonly neededBy: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${neededBy} needs ${packageName}: ${installLine(packageName)}`, options);
+  }
+}
+
+/** How a user installs package `name` in their project (vf is a devDependency there too). */
+function installLine(name: string): string {
+  return `npm install -D ${name}`;
 }
 
 /** An environment variable that should hold an API key is not set. */

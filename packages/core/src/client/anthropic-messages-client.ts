@@ -4,10 +4,11 @@
  * tool_use/tool_result blocks (anthropic-input.ts), and the answer is read back into vf's message
  * shape (anthropic-output.ts), so a rollout record is the same as over any other API.
  */
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import { anthropicPrompt, anthropicTools } from "./anthropic-input.ts";
 import { anthropicToModelResponse } from "./anthropic-output.ts";
+import { loadAnthropicSdk } from "./anthropic-sdk.ts";
 import { HttpEndpoint } from "./http-endpoint.ts";
 import type { ChatCallOptions, ChatRequest, ModelClient, ModelResponse } from "./model-client.ts";
 import type { ModelClientOptions } from "./model-client-options.ts";
@@ -31,29 +32,39 @@ export class AnthropicMessagesClient implements ModelClient {
   /** The messages URL, as named in error messages. */
   readonly messagesUrl: string;
   private readonly endpoint: HttpEndpoint;
-  private readonly sdk: Anthropic;
+  private sdk: Promise<Anthropic> | undefined;
 
   constructor(options: ModelClientOptions) {
     this.endpoint = new HttpEndpoint(options);
     this.baseUrl = this.endpoint.options.baseUrl.replace(/\/v1$/, "");
     this.messagesUrl = `${this.baseUrl}/v1/messages`;
+  }
+
+  /** The SDK's client, made on first use: the SDK is an optional package, loaded only here. */
+  private client(): Promise<Anthropic> {
     // Every setting is given, so the SDK reads none of ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL or its
     // profile files: the key is the one the endpoint names.
-    this.sdk = new Anthropic(this.endpoint.sdkSettings(this.baseUrl));
+    this.sdk ??= loadAnthropicSdk().then(
+      ({ default: Anthropic }) => new Anthropic(this.endpoint.sdkSettings(this.baseUrl)),
+    );
+    return this.sdk;
   }
 
   /** Sends one request; retries transient failures (429, 5xx, 529 overloaded), then throws the typed errors. */
   async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ModelResponse> {
     const body = requestBody(request);
+    const sdk = await this.client();
     const raw = await this.endpoint.call(this.messagesUrl, request.model, options, (requestOptions) =>
-      this.sdk.messages.create(body, requestOptions),
+      sdk.messages.create(body, requestOptions),
     );
     return anthropicToModelResponse(raw, this.messagesUrl);
   }
 
   /** GET /v1/models once: see `ModelClient.preflight`. */
-  preflight(): Promise<void> {
-    return preflight((signal) => this.sdk.models.list({}, { signal }), {
+  async preflight(): Promise<void> {
+    // Outside preflight's own catch: a missing SDK is its install line, not a passing check.
+    const sdk = await this.client();
+    return preflight((signal) => sdk.models.list({}, { signal }), {
       baseUrl: this.baseUrl,
       apiKeyVar: this.endpoint.options.apiKeyVar,
     });

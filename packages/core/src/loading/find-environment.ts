@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EnvironmentNotFoundError, UserError } from "../errors.ts";
+import { EnvironmentNotFoundError, EnvironmentNotInstalledError, UserError } from "../errors.ts";
 import { issueLines } from "../schema-issues.ts";
 import { EnvPackageJson } from "./env-manifest.ts";
 
@@ -32,6 +32,21 @@ export interface FindOptions {
   envDir?: string;
 }
 
+/**
+ * vf's own environments, each the npm package `@vf-env/<id>`, installed on its own (the CLI brings
+ * reverse-text): one of them not found is named with the line that installs it.
+ */
+export const VF_ENVIRONMENTS: readonly string[] = [
+  "alphabet-sort",
+  "gsm8k",
+  "gsm8k-calculator",
+  "python",
+  "reverse-text",
+  "tool-arithmetic",
+  "wiki-search",
+  "wordle",
+];
+
 /** The folder `vf env install` uses outside a project: `$VF_HOME/envs` (default `~/.vf/envs`). */
 export function managedEnvironmentsDir(): string {
   return join(process.env.VF_HOME ?? join(homedir(), ".vf"), "envs");
@@ -40,7 +55,8 @@ export function managedEnvironmentsDir(): string {
 /**
  * The package of environment `id`: a package folder's path, a bare id (`<envDir>/<id>`, then
  * installed packages, bundled ones included), or a Hub id `owner/name[@version]` among installed
- * packages. Throws `EnvironmentNotFoundError` naming the known ids, or that it is not installed.
+ * packages. Throws `EnvironmentNotFoundError` naming the known ids, or that it is not installed
+ * (`EnvironmentNotInstalledError` for one of `VF_ENVIRONMENTS`).
  */
 export function findEnvironment(id: string, options: FindOptions = {}): FoundEnvironment {
   const cwd = options.cwd ?? process.cwd();
@@ -77,6 +93,7 @@ export function findEnvironment(id: string, options: FindOptions = {}): FoundEnv
       true,
     );
   }
+  if (VF_ENVIRONMENTS.includes(name)) throw new EnvironmentNotInstalledError(name, `@vf-env/${name}`);
   const hint = `known environments: ${[...new Set(known)].sort().join(", ") || "none"}; or pass a path to a package folder`;
   throw new EnvironmentNotFoundError(id, hint);
 }

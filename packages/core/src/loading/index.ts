@@ -1,7 +1,9 @@
 /**
  * @vf-rl/core/loading: finding environment packages by id, reading their manifest, loading them,
- * and starting a child process on a module that is TypeScript from source and JavaScript built.
+ * starting a child process on a module that is TypeScript from source and JavaScript built, and
+ * importing an optional package with a one-line install hint when it is missing.
  */
+export { importOptional } from "../optional-package.ts";
 export { EnvPackageJson } from "./env-manifest.ts";
 export {
   type FoundEnvironment,

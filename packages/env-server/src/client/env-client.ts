@@ -13,13 +13,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { CancelledError, VfError } from "@vf-rl/core/errors";
-import { Dealer } from "zeromq";
+import type { Dealer } from "zeromq";
 import type { Episode } from "../episode/episode.ts";
 import { SerialSender } from "../server/serial-sender.ts";
 import { pack, unpack } from "../wire/encoding.ts";
 import type { TaskData } from "../wire/task-data.ts";
 import { PING, type RolloutOutput, type V0Replies } from "../wire/v0-protocol.ts";
 import { type FailedReply, StatsReply, type V1Method, type V1Replies } from "../wire/v1-protocol.ts";
+import { zeromq } from "../zeromq-binding.ts";
 
 /** What the server sent: a success of one method or request type, or a failure. */
 type AnyReply = V1Replies[V1Method] | V0Replies[keyof V0Replies] | FailedReply;
@@ -73,7 +74,7 @@ export class EnvClient {
   private closed = false;
 
   constructor(readonly address: string) {
-    this.socket = new Dealer({ linger: 0, sendHighWaterMark: 0, receiveHighWaterMark: 0 });
+    this.socket = new (zeromq().Dealer)({ linger: 0, sendHighWaterMark: 0, receiveHighWaterMark: 0 });
     this.socket.connect(address);
     this.sender = new SerialSender(this.socket, () => {});
     void this.receive();

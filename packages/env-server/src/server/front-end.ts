@@ -7,7 +7,7 @@
  * client, that client's new runs are refused. A message in neither protocol's framing, or over
  * the size limit, is answered with an error under its request id.
  */
-import { Router } from "zeromq";
+import type { Router } from "zeromq";
 import { pack } from "../wire/encoding.ts";
 import { V0_CANCELLED_ERROR } from "../wire/v0-protocol.ts";
 import {
@@ -18,6 +18,7 @@ import {
   type V1Replies,
 } from "../wire/v1-protocol.ts";
 import { pythonStringRepr } from "../wire/wire-error.ts";
+import { zeromq } from "../zeromq-binding.ts";
 import { type ClientRequest, parseClientMessage } from "./client-request.ts";
 import { type ReplyKind, ReplySender } from "./reply-sender.ts";
 import type { JobOutcome, PoolJob, WorkerPool } from "./worker-pool.ts";
@@ -60,7 +61,7 @@ export async function bindFrontSocket(
   address: string,
   limits: { maxQueuedReplies: number; maxMessageBytes: number },
 ): Promise<Router> {
-  const socket = new Router({
+  const socket = new (zeromq().Router)({
     mandatory: true,
     sendTimeout: 0,
     sendHighWaterMark: limits.maxQueuedReplies,

@@ -8,7 +8,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { nodeCommand } from "@vf-rl/core/loading";
-import { Dealer } from "zeromq";
+import type { Dealer } from "zeromq";
+import { zeromq } from "../zeromq-binding.ts";
 import { SerialSender } from "./serial-sender.ts";
 import type { WorkerConfig, WorkerMessage } from "./worker-main.ts";
 
@@ -52,7 +53,7 @@ export function spawnWorker(config: WorkerConfig, handlers: WorkerHandlers): Poo
   child.on("message", (message) => handlers.message(message as WorkerMessage));
   child.once("exit", handlers.exit);
   // The worker's queue is bounded by the broker (at most its concurrency in flight), so no high-water mark.
-  const dealer = new Dealer({ linger: 0, sendHighWaterMark: 0, receiveHighWaterMark: 0 });
+  const dealer = new (zeromq().Dealer)({ linger: 0, sendHighWaterMark: 0, receiveHighWaterMark: 0 });
   dealer.connect(config.address);
   const { index } = config;
   void (async () => {

@@ -3,7 +3,7 @@
  * broker forwards (exactly as clients sent them: `[request_id, method, payload]` for v1,
  * `[request_id, payload]` for v0) and answers `[request_id, reply]`.
  */
-import { Router } from "zeromq";
+import { zeromq } from "../zeromq-binding.ts";
 import type { RequestHandler } from "./request-handler.ts";
 import { SerialSender } from "./serial-sender.ts";
 
@@ -16,7 +16,7 @@ export async function serveWorkerSocket(
   log: (line: string) => void,
 ): Promise<{ close(): void; done: Promise<void> }> {
   // The broker bounds what it sends to a worker, so nothing here needs a high-water mark.
-  const router = new Router({ linger: 0, sendHighWaterMark: 0, receiveHighWaterMark: 0 });
+  const router = new (zeromq().Router)({ linger: 0, sendHighWaterMark: 0, receiveHighWaterMark: 0 });
   await router.bind(address);
   const sender = new SerialSender(router, (error) => log(`worker: reply not sent: ${String(error)}`));
   const done = (async () => {

@@ -1,5 +1,8 @@
-/** The embedded database: PGlite (PostgreSQL compiled to WASM) with its data in a folder on disk. */
-import { PGlite } from "@electric-sql/pglite";
+/**
+ * The embedded database: PGlite (PostgreSQL compiled to WASM) with its data in a folder on disk.
+ * PGlite is an optional package of the Hub, loaded here only.
+ */
+import { importOptional } from "@vf-rl/core/loading";
 import type { Database, Queryable } from "./database.ts";
 import { asNulRefusal } from "./nul-refusal.ts";
 
@@ -8,6 +11,11 @@ import { asNulRefusal } from "./nul-refusal.ts";
  * PGlite has one connection: its own mutex queues statements, and a transaction holds it whole.
  */
 export async function openPgliteDatabase(dataDir?: string): Promise<Database> {
+  const { PGlite } = await importOptional({
+    name: "@electric-sql/pglite",
+    neededBy: "the Hub server",
+    load: () => import("@electric-sql/pglite"),
+  });
   const db = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
   await db.waitReady;
   return {

@@ -1,5 +1,9 @@
-/** A PostgreSQL server reached by URL (`DATABASE_URL`), through a `pg` connection pool. */
-import pg from "pg";
+/**
+ * A PostgreSQL server reached by URL (`DATABASE_URL`), through a `pg` connection pool. `pg` is an
+ * optional package of the Hub, loaded here only.
+ */
+import { importOptional } from "@vf-rl/core/loading";
+import type { Pool, PoolClient } from "pg";
 import type { Database, Queryable } from "./database.ts";
 import { asNulRefusal } from "./nul-refusal.ts";
 
@@ -11,11 +15,15 @@ export interface PostgresOptions {
   maxConnections?: number;
 }
 
-// int8 (counts, sums) arrive as strings by default; the Hub's values fit in a double.
-pg.types.setTypeParser(20, (text) => Number(text));
-
 /** Connects a pool to `url` and checks that the server answers. */
 export async function openPostgresDatabase(options: PostgresOptions): Promise<Database> {
+  const { default: pg } = await importOptional({
+    name: "pg",
+    neededBy: "a Hub on PostgreSQL",
+    load: () => import("pg"),
+  });
+  // int8 (counts, sums) arrive as strings by default; the Hub's values fit in a double.
+  pg.types.setTypeParser(20, (text) => Number(text));
   const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 });
   let closing = false;
   // An idle connection can be dropped by the server (restart, failover, shutdown); pg reports it on
@@ -26,7 +34,7 @@ export async function openPostgresDatabase(options: PostgresOptions): Promise<Da
       console.error(`vf hub: a PostgreSQL connection was dropped (${error.message}); it will be reopened`);
   });
   await pool.query("select 1");
-  const run = async <Row>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]) => {
+  const run = async <Row>(client: Pool | PoolClient, sql: string, params: readonly unknown[]) => {
     try {
       return (await client.query(sql, params as unknown[])).rows as Row[];
     } catch (error) {

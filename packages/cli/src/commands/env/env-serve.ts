@@ -4,6 +4,7 @@
  * bound address on stdout once the environment has loaded, news on stderr; SIGTERM or Ctrl-C
  * finishes accepted runs, then exits.
  */
+import { MissingPackageError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
 import { integerFlag, jsonObjectFlag } from "../../flag-values.ts";
@@ -112,6 +113,8 @@ Examples:
         log: (line) => io.err(line),
       }).catch((error: unknown) => {
         if (error instanceof EnvServerAddressError) throw new UsageError(`--address ${error.message}`);
+        // zeromq not installed: its install line, not a port to change.
+        if (error instanceof MissingPackageError) throw error;
         const detail = error instanceof Error ? error.message : String(error);
         throw new UsageError(
           `cannot bind ${flags.address} (${detail}): pick another port, or :0 for any free one`,

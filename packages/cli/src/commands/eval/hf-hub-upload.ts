@@ -1,10 +1,11 @@
 /**
  * `vf eval -H/--save-to-hf-hub [-D NAME]`: each finished run uploaded to the Hugging Face Hub as a
- * dataset, as verifiers' -H does, through the official `@huggingface/hub` client. The token is
- * HF_TOKEN, and HF_ENDPOINT names another Hub than huggingface.co, as Hugging Face's own tools read
- * them. The token is checked, and its account named, before anything runs, so a missing or refused
- * token costs no evaluation. A dataset named without an owner goes to that account; a missing repo
- * is created (with the account's default visibility), an existing one gets a new commit.
+ * dataset, as verifiers' -H does, through the official `@huggingface/hub` client (an optional
+ * package, loaded only here). The token is HF_TOKEN, and HF_ENDPOINT names another Hub than
+ * huggingface.co, as Hugging Face's own tools read them. The token is checked, and its account
+ * named, before anything runs, so a missing or refused token costs no evaluation. A dataset named
+ * without an owner goes to that account; a missing repo is created (with the account's default
+ * visibility), an existing one gets a new commit.
  *
  * What is uploaded: the dataset's name (verifiers' default `<env>_<model>_n<N>_r<R>`, or -D's) and
  * its files. verifiers pushes its rows with `datasets`, as a Parquet train split and a dataset card;
@@ -48,7 +49,13 @@ export async function hfHubUploader(specs: readonly EvalSpec[], io: Output): Pro
       "HF_TOKEN does not hold a Hugging Face token (they start with hf_): set it to a write token",
     );
   }
-  const hub = await import("@huggingface/hub");
+  // Loaded here, not at the top: vf eval's flags (eval-settings.ts) import this file at start-up.
+  const { importOptional } = await import("@vf-rl/core/loading");
+  const hub = await importOptional({
+    name: "@huggingface/hub",
+    neededBy: "-H/--save-to-hf-hub",
+    load: () => import("@huggingface/hub"),
+  });
   const problem = (error: unknown) => {
     if (error instanceof hub.HubApiError) return `HTTP ${error.statusCode}: ${error.message}`;
     const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
