@@ -16,5 +16,9 @@ export default defineConfig({
     // own waits go up to a minute or two. A hang still fails; a slow machine does not.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // Most test files wait on processes and servers they start, not on the CPU: on two cores,
+    // vitest's default (one file at a time) left the machine idle half the time.
+    maxWorkers: 3,
+    reporters: ["default", "./scripts/slowest-files-reporter.ts"],
   },
 });

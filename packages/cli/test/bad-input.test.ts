@@ -27,7 +27,9 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const small = ["-n", "1", "-r", "1"];
 
 describe("bad input", () => {
-  it.each([
+  // Each case is its own vf process that mostly starts up and exits: several at once keep both
+  // cores busy instead of one process at a time (the file took five minutes run in turn).
+  it.concurrent.for<[string[], number, RegExp]>([
     [["eval", "reverse-text", "-n", "-5"], 2, /^error: -n must be at least 1, or -1 for all, got "-5"$/],
     [["eval", "minus-five.toml"], 1, /num_examples: must be at least 1, or -1 for all/],
     [["eval", "reverse-text", "--timeout", "0"], 2, /^error: --timeout must be greater than 0, got "0"$/],
@@ -178,7 +180,7 @@ describe("bad input", () => {
       1,
       /empty-run holds no training run, so --resume has nothing to continue: check output_dir/,
     ],
-  ])("vf %j exits %i with one line", async (args, code, message) => {
+  ])("vf %j exits %i with one line", async ([args, code, message], { expect }) => {
     const result = await runVf(args, { cwd: dir, timeoutSeconds: 60 });
     expect(result.code).toBe(code);
     const lines = result.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("hint:"));
