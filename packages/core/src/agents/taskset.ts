@@ -1,0 +1,29 @@
+/**
+ * A taskset: the tasks of a split, and how what an agent left behind is scored. The agent's trace
+ * and its working folder are both there to read, and tests can be run in its runtime (a coding
+ * task's hidden tests).
+ */
+import type { AgentTask } from "./agent-task.ts";
+import type { AgentTrace } from "./agent-trace.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** What scoring reads. */
+export interface AgentScoreContext {
+  task: AgentTask;
+  trace: AgentTrace;
+  /** The runtime the agent ran in, still open: its files, and a place to run hidden tests. */
+  runtime: Runtime;
+}
+
+/** A score: the reward and any metrics (weight 0), by name. */
+export interface AgentScore {
+  reward: number;
+  metrics: Record<string, number>;
+}
+
+/** A taskset; see the file comment. */
+export interface Taskset {
+  readonly id: string;
+  tasks(options: { split: "train" | "eval"; numExamples?: number }): Promise<AgentTask[]>;
+  score(context: AgentScoreContext): Promise<AgentScore>;
+}
