@@ -1,6 +1,6 @@
 // `vf eval wordle` end to end: the real binary against a scripted model on loopback, once playing
 // perfectly and once uselessly, so both ends of the reward are shown.
-import { evalScripted } from "@vf-rl/cli/testing";
+import { evalScripted } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

@@ -4,8 +4,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 
 const REPO = resolve(import.meta.dirname, "..", "..", "..");
 let dir: string;

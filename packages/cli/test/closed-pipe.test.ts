@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
+import { VF_BIN } from "@vf-rl/test-support";
 import { expect, test } from "vitest";
-import { VF_BIN } from "../src/testing/run-vf.ts";
 
 test("a reader that closes the pipe early (vf ... | head) ends vf quietly with status 0", async () => {
   const child = spawn(process.execPath, [VF_BIN, "--help"], { stdio: ["ignore", "pipe", "pipe"] });

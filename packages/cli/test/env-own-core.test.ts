@@ -4,8 +4,8 @@
 // error of vf".
 import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 
 const repo = resolve(import.meta.dirname, "..", "..", "..");

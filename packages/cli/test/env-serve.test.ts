@@ -6,8 +6,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { EnvClient } from "@vf-rl/env-server";
+import { runVf, VF_BIN } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf, VF_BIN } from "../src/testing/index.ts";
 
 const NAMED = "VF_TEST_NAMED_KEY";
 const UNNAMED = "VF_TEST_UNNAMED_SECRET";

@@ -7,11 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf, VF_BIN } from "@vf-rl/test-support";
 import { readMetrics, type TrainRow } from "@vf-rl/train";
 import { tinyRunConfig, VOWELS_ENV } from "@vf-rl/train/testing";
 import { stringify as stringifyToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf, VF_BIN } from "../src/testing/index.ts";
 
 let dir: string;
 let scripted: ScriptedServer;

@@ -1,8 +1,9 @@
 // `vf env tasks`: an environment's rows printed as env-server task data, through the real binary,
 // for a client that owns data loading (prime-rl's orchestrator). The environment has different
 // train and eval rows, so the split each command printed can be told apart.
+
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 import { writeEnvironment } from "./fixture-envs.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 

@@ -2,8 +2,8 @@
 // MCP client (the SDK's), the same way an IDE or an agent would start it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { runVf, VF_BIN } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
-import { runVf, VF_BIN } from "../src/testing/index.ts";
 
 /** A client connected to `vf env tools <env> --mcp`; closing it ends vf. */
 async function serve(envId: string): Promise<{ client: Client; stderr: () => string }> {

@@ -3,8 +3,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf, type VfResult } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf, type VfResult } from "../src/testing/index.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 
 let project: TempProject;

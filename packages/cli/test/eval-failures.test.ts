@@ -5,8 +5,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ReplyFn, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf, type VfResult } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf, type VfResult } from "../src/testing/index.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 
 const KEY_MESSAGE =

@@ -11,8 +11,8 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from "@vf-rl/core/testing";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 import { ITEMS_ENV, JUDGED_ENV, WORDS_ENV, writeEnvironment } from "./fixture-envs.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 import { runVfInScript } from "./terminal.ts";

@@ -2,8 +2,8 @@
 // while the run goes on, and the user's screen comes back, with the summary after it, when the
 // run is done (q), interrupted (Ctrl-C) or failed.
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 import { ITEMS_ENV, writeEnvironment } from "./fixture-envs.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 import { startVfInTmux } from "./terminal.ts";

@@ -4,8 +4,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 import { ITEMS_ENV, writeEnvironment } from "./fixture-envs.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 

@@ -5,8 +5,8 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 import { ITEMS_ENV, writeEnvironment } from "./fixture-envs.ts";
 import { type FakeHfHub, startFakeHfHub } from "./hf-hub-server.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";

@@ -1,8 +1,8 @@
 // `vf eval` against a server that fails every request: the rollouts' retries wait side by side for
 // the run, and Node must not print a listener-leak warning (MaxListenersExceededWarning) for them.
 import { startScriptedServer } from "@vf-rl/core/testing";
+import { runVf } from "@vf-rl/test-support";
 import { expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 
 it("vf eval prints no listener-leak warning when every rollout fails and retries", async () => {
   const server = await startScriptedServer({

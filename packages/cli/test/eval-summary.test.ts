@@ -2,8 +2,8 @@
 // before per-rollout values, which only small runs (or -v) show; the messages of reward functions
 // that raised; -A; and colour on a terminal only (a pseudo-terminal via util-linux `script`).
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 import { ITEMS_ENV, writeEnvironment } from "./fixture-envs.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 import { runVfInScript } from "./terminal.ts";

@@ -10,8 +10,8 @@ import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from
 import { type RunningHub, startHub } from "@vf-rl/hub";
 import { HubClient } from "@vf-rl/hub/client";
 import { writeSamplePackage } from "@vf-rl/hub/testing";
+import { runVf, type VfResult } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runVf, type VfResult } from "../src/testing/index.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 
 // Each vf run starts a process (about 1.5 s); a test makes several, so the default 30 s is too tight on 2 cores.

@@ -5,8 +5,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import type { HubClient } from "@vf-rl/hub/client";
+import type { VfResult } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VfResult } from "../src/testing/index.ts";
 import { type HubSession, startHubSession } from "./hub-session.ts";
 import type { TempProject } from "./temp-project.ts";
 

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runVf, VF_BIN } from "@vf-rl/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { runVf, VF_BIN } from "../src/testing/index.ts";
 
 vi.setConfig({ testTimeout: 120_000 });
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningHub, startHub } from "@vf-rl/hub";
 import { HubClient } from "@vf-rl/hub/client";
-import { runVf, type VfResult } from "../src/testing/index.ts";
+import { runVf, type VfResult } from "@vf-rl/test-support";
 import { type TempProject, tempProject } from "./temp-project.ts";
 
 export interface HubSession {

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { loadEnvironment } from "@vf-env/gsm8k-calculator";
 import { SYSTEM_PROMPT } from "@vf-env/reverse-text";
 import { byPrompt, referenceReplies } from "@vf-rl/core/testing";
+import { evalScripted } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evalScripted } from "../src/testing/index.ts";
 
 const TOOL_APIS = ["openai_chat_completions", "openai_responses", "anthropic_messages"] as const;
 const ALL_APIS = [...TOOL_APIS, "openai_completions"] as const;

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { loadEnvironment } from "@vf-env/gsm8k-calculator";
 import { referenceReplies, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 
 let dir: string;
 beforeAll(async () => {

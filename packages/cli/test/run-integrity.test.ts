@@ -6,8 +6,8 @@ import { appendFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { byPrompt, lastUserText, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf, VF_BIN, type VfResult } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf, VF_BIN, type VfResult } from "../src/testing/index.ts";
 import { type TempProject, tempProject } from "./temp-project.ts";
 
 const capitals: Record<string, string> = { France: "Paris", Japan: "Tokyo", Kenya: "Nairobi", Peru: "Lima" };

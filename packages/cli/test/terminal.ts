@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VF_BIN } from "../src/testing/index.ts";
+import { VF_BIN } from "@vf-rl/test-support";
 
 export interface TerminalRunOptions {
   cwd: string;

@@ -3,8 +3,8 @@
 // dataset folder, the v1 eval's config.toml + traces.jsonl) get one line saying what they are and
 // what to do, with a non-zero exit.
 import { fileURLToPath } from "node:url";
+import { runVf } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
-import { runVf } from "../src/testing/index.ts";
 
 const fixtures = fileURLToPath(new URL("../../core/src/results/fixtures/", import.meta.url));
 

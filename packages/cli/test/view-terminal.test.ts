@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { VF_BIN } from "@vf-rl/test-support";
 import stringWidth from "string-width";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { VF_BIN } from "../src/testing/index.ts";
 
 const run = promisify(execFile);
 const fixtures = fileURLToPath(new URL("../../core/src/results/fixtures/verifiers-outputs", import.meta.url));

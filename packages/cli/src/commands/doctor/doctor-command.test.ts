@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startScriptedServer } from "@vf-rl/core/testing";
 import { type EngineServer, startEngineServer } from "@vf-rl/engine";
+import { runVf } from "@vf-rl/test-support";
 import { VOWELS_ENV, writeTinyModel } from "@vf-rl/train/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../../testing/index.ts";
 
 let dir: string;
 let server: EngineServer;

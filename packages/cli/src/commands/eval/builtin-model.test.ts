@@ -1,6 +1,7 @@
 // `vf eval` with no model: the built-in base model, served in-process on a loopback port, offline.
+
+import { runVf } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
-import { runVf } from "../../testing/index.ts";
 import { startBuiltinModel } from "./builtin-model.ts";
 
 describe("the built-in model", () => {

@@ -3,8 +3,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, describe, expect, it } from "vitest";
-import { runVf } from "../../testing/index.ts";
 import { addWorkspace, enclosingProject, workspacePattern } from "./project-workspaces.ts";
 
 const root = mkdtempSync(join(tmpdir(), "vf-init-project-"));

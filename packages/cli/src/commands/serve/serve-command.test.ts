@@ -14,8 +14,8 @@ import {
   Transformer,
   tokenizer,
 } from "@vf-rl/engine";
+import { runVf, VF_BIN } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf, VF_BIN } from "../../testing/index.ts";
 
 let checkpoint: string;
 

@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLocalTrainer, loadCheckpoint, renderChat, tokenizer } from "@vf-rl/engine";
+import { runVf } from "@vf-rl/test-support";
 import { type DataSource, readDataSource } from "@vf-rl/train/supervised";
 import { writeTinyModel } from "@vf-rl/train/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runVf } from "../../testing/index.ts";
 
 const ECHO_ENV = fileURLToPath(
   new URL("../../../../core/src/loading/test-packages/echo-env", import.meta.url),

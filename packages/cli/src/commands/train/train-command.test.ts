@@ -7,11 +7,11 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runVf, VF_BIN } from "@vf-rl/test-support";
 import { readMetrics, type TrainRow } from "@vf-rl/train";
 import { tinyRunConfig, VOWELS_ENV, writeTinyModel } from "@vf-rl/train/testing";
 import { stringify as stringifyToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVf, VF_BIN } from "../../testing/index.ts";
 
 let dir: string;
 beforeAll(async () => {

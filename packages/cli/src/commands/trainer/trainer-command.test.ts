@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
+import { runVf } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
-import { runVf } from "../../testing/index.ts";
 
 describe("vf trainer serve", () => {
   it("refuses a host that is not this machine's in one line, and exits", async () => {

@@ -1,12 +1,14 @@
 /**
- * Runs the real `vf` binary in a child process, as a user would, for end-to-end tests of the CLI
- * and of environment packages. Resolves with the exit code and everything printed.
+ * Runs this repository's real `vf` binary in a child process, as a user would, for end-to-end
+ * tests of the CLI and of the bundled environments. Resolves with the exit code and everything
+ * printed. The binary is found beside this package (packages/cli), not through a dependency: the
+ * CLI depends on the bundled environments, so their tests depending on the CLI would be a cycle.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 /** Path of the vf executable script. */
-export const VF_BIN = fileURLToPath(new URL("../../bin/vf.js", import.meta.url));
+export const VF_BIN = fileURLToPath(new URL("../../cli/bin/vf.js", import.meta.url));
 
 export interface RunVfOptions {
   cwd?: string;
