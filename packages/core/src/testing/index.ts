@@ -3,7 +3,6 @@ export { concurrencyProbe } from "./concurrency-probe.ts";
 export { evaluateScripted } from "./evaluate-scripted.ts";
 export { referenceReplies } from "./reference-replies.ts";
 export { scoreCompletion } from "./score-completion.ts";
-export type { ScriptedApi } from "./scripted-dialect.ts";
 export {
   byPrompt,
   fixedReply,
@@ -12,4 +11,9 @@ export {
   type ScriptedReply,
   type ScriptedRequest,
 } from "./scripted-reply.ts";
-export { type ScriptedServer, type ScriptedServerOptions, startScriptedServer } from "./scripted-server.ts";
+export {
+  type ScriptedApi,
+  type ScriptedServer,
+  type ScriptedServerOptions,
+  startScriptedServer,
+} from "./scripted-server.ts";

@@ -236,6 +236,40 @@ describe("the scripted server's other APIs", () => {
     expect((await fetch(`${server.url}/models`, { headers: { "x-api-key": "k" } })).status).toBe(200);
   });
 
+  it("streams Responses and Anthropic Messages events that the SDKs reassemble", async () => {
+    const server = await startScriptedServer({
+      reply: () => ({
+        type: "message",
+        content: "two plus two is four",
+        reasoningContent: "add",
+        toolCalls: [{ name: "note", arguments: { text: "4" } }],
+      }),
+    });
+    opened.push(server);
+    const openai = new OpenAI({ baseURL: server.url, apiKey: "EMPTY" });
+    const response = await openai.responses.stream({ model: "m", input: "2+2?" }).finalResponse();
+    expect(response.output.find((item) => item.type === "message")).toMatchObject({
+      content: [{ type: "output_text", text: "two plus two is four" }],
+    });
+    expect(response.output.find((item) => item.type === "function_call")).toMatchObject({
+      name: "note",
+      arguments: '{"text":"4"}',
+    });
+    const { default: Anthropic } = await import("@anthropic-ai/sdk");
+    const anthropic = new Anthropic({ baseURL: server.url.replace(/\/v1$/, ""), apiKey: "EMPTY" });
+    const message = await anthropic.messages
+      .stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "2+2?" }] })
+      .finalMessage();
+    expect(message.content).toEqual([
+      { type: "thinking", thinking: "add", signature: "vf" },
+      { type: "text", text: "two plus two is four" },
+      { type: "tool_use", id: "call_1_0", name: "note", input: { text: "4" } },
+    ]);
+    expect(message.stop_reason).toBe("tool_use");
+    expect(message.usage.output_tokens).toBeGreaterThan(0);
+    expect(server.apis).toEqual(["openai_responses", "anthropic_messages"]);
+  });
+
   it("answers a reply with tool calls on /v1/completions with a 500 saying why", async () => {
     const server = await startScriptedServer({
       reply: () => ({ type: "message", toolCalls: [{ name: "f", arguments: {} }] }),

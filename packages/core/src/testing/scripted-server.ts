@@ -1,12 +1,13 @@
 /**
  * A real model server on loopback whose answers are scripted: for tests of vf and of environments,
  * and for benchmarks. It speaks every API vf's clients do, each at its own route and in its own wire
- * format, all driven by the same reply script (which sees each request as chat messages):
+ * format (the codecs of core/dialects, which the interception server speaks too), all driven by the
+ * same reply script (which sees each request as chat messages):
  *
- *   POST /v1/chat/completions   OpenAI chat completions, whole or streamed (scripted-completion.ts)
- *   POST /v1/completions        OpenAI text completions (scripted-text-completion.ts)
- *   POST /v1/responses          OpenAI Responses (scripted-responses.ts)
- *   POST /v1/messages           Anthropic Messages, with its headers and error shape (scripted-anthropic.ts)
+ *   POST /v1/chat/completions   OpenAI chat completions, whole or streamed
+ *   POST /v1/completions        OpenAI text completions
+ *   POST /v1/responses          OpenAI Responses, whole or streamed
+ *   POST /v1/messages           Anthropic Messages, with its headers and error shape, whole or streamed
  *   GET  /v1/models             the models served
  *
  * It returns vLLM's token fields when asked, and can answer with HTTP errors, dropped connections,
@@ -15,9 +16,19 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { anthropicDialect, anthropicError } from "./scripted-anthropic.ts";
-import { chatDialect } from "./scripted-completion.ts";
-import { hasBearer, openAIError, type ScriptedApi, type ScriptedDialect } from "./scripted-dialect.ts";
+import {
+  anthropicDialect,
+  anthropicError,
+  chatDialect,
+  type Dialect,
+  type DialectApi,
+  type DialectRequest,
+  modelsListBody,
+  openAIError,
+  responsesDialect,
+  textCompletionDialect,
+} from "../dialects/index.ts";
+import { scriptedAnswer, scriptedTokenText } from "./scripted-answer.ts";
 import {
   echoLastUser,
   type ReplyFn,
@@ -25,10 +36,11 @@ import {
   type ScriptedRequest,
   toScriptedReply,
 } from "./scripted-reply.ts";
-import { responsesDialect } from "./scripted-responses.ts";
-import { textCompletionDialect } from "./scripted-text-completion.ts";
 
-const DIALECTS = new Map<string, ScriptedDialect>(
+/** The APIs the scripted server speaks, named as vf's client types. */
+export type ScriptedApi = DialectApi;
+
+const DIALECTS = new Map<string, Dialect>(
   [chatDialect, textCompletionDialect, responsesDialect, anthropicDialect].map((d) => [d.path, d]),
 );
 
@@ -93,26 +105,11 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
   const bodies: Record<string, unknown>[] = [];
   const pending = new Set<NodeJS.Timeout>();
   const served = options.models ?? DEFAULT_MODELS;
-  const modelsBody = JSON.stringify({
-    object: "list",
-    // Both APIs' model fields, so the openai and Anthropic SDKs each read their own.
-    data: served.map((id) => ({
-      id,
-      object: "model",
-      type: "model",
-      created: 0,
-      created_at: "1970-01-01T00:00:00Z",
-      display_name: id,
-      owned_by: "vf",
-    })),
-    has_more: false,
-    first_id: served[0] ?? null,
-    last_id: served[served.length - 1] ?? null,
-  });
+  const modelsBody = modelsListBody(served);
   let counter = 0;
 
   const answer = async (
-    dialect: ScriptedDialect,
+    dialect: Dialect,
     req: IncomingMessage,
     res: ServerResponse,
     raw: string,
@@ -128,13 +125,14 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       return fail(400, "request body must be a JSON object");
     }
-    if (options.apiKey !== undefined && !dialect.hasKey(req.headers, options.apiKey)) {
+    if (options.apiKey !== undefined && dialect.keyOf(req.headers) !== options.apiKey) {
       return fail(401, "Incorrect API key provided.", "invalid_api_key");
     }
-    const request = dialect.view(body, req.headers);
-    if (typeof request === "string") return fail(400, request);
-    if (request.stream === true && !dialect.stream) {
-      return fail(400, `the scripted server streams only chat completions; ${dialect.path} answers whole`);
+    const read = dialect.read(body, req.headers);
+    if (typeof read === "string") return fail(400, read);
+    const request = scriptView(dialect, read);
+    if (read.stream && !dialect.events) {
+      return fail(400, `the scripted server does not stream ${dialect.path}: ask without stream`);
     }
     if (options.models && !options.models.includes(request.model)) {
       return fail(404, `The model \`${request.model}\` does not exist.`, "model_not_found");
@@ -167,28 +165,30 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
       return fail(500, `the reply script threw: ${error instanceof Error ? error.message : String(error)}`);
     }
     const context = {
-      id: `${dialect.idPrefix}${index}`,
+      id: `${dialect.idPrefix}scripted-${index}`,
       created: Math.floor(Date.now() / 1000),
-      withTokens: options.tokens === true || dialect.wantsTokens(request),
+      withTokens: options.tokens === true || dialect.wantsTokens(read),
       index,
     };
     switch (scripted.type) {
       case "message": {
-        if (request.stream === true && dialect.stream) {
-          return sendStream(res, dialect.stream(request, scripted, context));
-        }
-        let text: string;
+        const answer = scriptedAnswer(dialect.api, request, scripted, context);
+        let text: string | string[];
         try {
-          text = dialect.message(request, scripted, context);
+          text =
+            read.stream && dialect.events
+              ? dialect.events({ ...answer, tokens: null }, read)
+              : dialect.answer(answer, read, scriptedTokenText);
         } catch (error) {
           return fail(500, `the reply cannot be sent over ${dialect.path}: ${(error as Error).message}`);
         }
-        return sendJson(res, 200, text);
+        return typeof text === "string" ? sendJson(res, 200, text) : sendStream(res, text);
       }
-      case "empty":
-        if (request.stream === true && dialect.stream)
-          return sendStream(res, dialect.stream(request, null, context));
-        return sendJson(res, 200, dialect.empty(request, context));
+      case "empty": {
+        const head = { id: context.id, created: context.created, model: request.model };
+        if (read.stream && dialect.events) return sendStream(res, dialect.events(head, read));
+        return sendJson(res, 200, dialect.empty(head));
+      }
       case "error":
         return fail(scripted.status, scripted.message, scripted.code, scripted.format);
       case "garbage":
@@ -216,7 +216,7 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
     if (req.method === "GET" && path === "/v1/models") {
       req.resume();
       const key = options.apiKey;
-      if (key !== undefined && !hasBearer(req.headers, key) && req.headers["x-api-key"] !== key) {
+      if (key !== undefined && anthropicDialect.keyOf(req.headers) !== key) {
         const anthropic = req.headers["x-api-key"] !== undefined;
         const message = "Incorrect API key provided.";
         sendJson(
@@ -278,6 +278,20 @@ export async function startScriptedServer(options: ScriptedServerOptions = {}): 
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * A request as reply scripts see it: a chat-completions body exactly as sent; another API's fields
+ * with its conversation as chat messages and its tools as chat tools.
+ */
+function scriptView(dialect: Dialect, read: DialectRequest): ScriptedRequest {
+  if (dialect.api === "openai_chat_completions") return read.body as ScriptedRequest;
+  return {
+    ...read.body,
+    model: read.model,
+    messages: read.messages,
+    ...(read.tools !== undefined ? { tools: read.tools } : {}),
   };
 }
 
