@@ -11,8 +11,14 @@ export {
 } from "./client/env-client.ts";
 export { type RemoteRunnerOptions, remoteRunner } from "./client/remote-runner.ts";
 export { ServedEnvironment } from "./client/served-environment.ts";
-export type { Episode, ModelCall, Trace, TraceError, TraceTask } from "./episode/episode.ts";
-export type { MessageNode } from "./episode/message-graph.ts";
+export type {
+  Episode,
+  MessageNode,
+  ModelCall,
+  Trace,
+  TraceError,
+  TraceTask,
+} from "./episode/episode.ts";
 export {
   type EnvServer,
   EnvServerAddressError,

@@ -1,10 +1,9 @@
 /**
  * @vf-rl/core/agents: agents as programs, as verifiers v1 has them. A taskset yields tasks and
  * scores what an agent left; a harness is the agent program; a runtime is where it runs; the
- * interception server stands between the harness and the model and records the trace.
+ * interception server stands between the harness and the model and records the trace, a message
+ * graph that the env server's v1 episodes share. Like every subpath, it exports the names code
+ * outside core imports (the contracts of agent-task.ts, harness.ts, runtime.ts and taskset.ts join
+ * as their implementations import them).
  */
-export { AgentTask, NetworkPolicy, TaskLimits } from "./agent-task.ts";
-export type { AgentCall, AgentStop, AgentTrace } from "./agent-trace.ts";
-export type { AgentApi, AgentModel, Harness, HarnessContext, HarnessResult } from "./harness.ts";
-export type { ExecOptions, ExecResult, Runtime, RuntimeFactory } from "./runtime.ts";
-export type { AgentScore, AgentScoreContext, Taskset } from "./taskset.ts";
+export { MessageGraph, type MessageNode } from "./message-graph.ts";

@@ -15,7 +15,6 @@ export {
   type ChatRequest,
   type ModelResponse,
   SamplingArgs,
-  type TurnTokens,
 } from "./model-client.ts";
 export { resolveRoute } from "./model-route.ts";
 export { createReplicaClient } from "./replica-client.ts";

@@ -6,11 +6,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Environment, RolloutState } from "@vf-rl/core";
+import { MessageGraph } from "@vf-rl/core/agents";
 import type { ModelResponse } from "@vf-rl/core/client";
 import type { FinishedRollout } from "../server/run-rollouts.ts";
 import { describeError } from "../wire/wire-error.ts";
+import { toV1Message } from "../wire/wire-messages.ts";
 import type { Episode, ModelCall, Trace, TraceError, TraceTask, Usage } from "./episode.ts";
-import { MessageGraph } from "./message-graph.ts";
 import { rewardWeights } from "./reward-weights.ts";
 import { taskHash } from "./task-hash.ts";
 
@@ -108,7 +109,7 @@ function buildTrace(rollout: FinishedRollout, options: BuildEpisodeOptions): Tra
       parameters: def.function.parameters,
       ...(def.function.strict !== undefined ? { strict: def.function.strict } : {}),
     })),
-    nodes: graph.nodes,
+    nodes: graph.nodes.map((node) => ({ ...node, message: toV1Message(node.message) })),
     calls: modelCalls(rollout, assistantNode),
     request_rewrites: [],
     response_rewrites: [],

@@ -4,7 +4,11 @@
  * Times are epoch seconds. Fields left at verifiers' defaults (empty rewrites, no runtime, null
  * tensors) are sent as such.
  */
-import type { MessageNode } from "./message-graph.ts";
+import type { MessageNode as GraphNode } from "@vf-rl/core/agents";
+import type { V1Message } from "../wire/wire-messages.ts";
+
+/** verifiers' `MessageNode` as sent: core's message-graph node, its message in v1's shape. */
+export type MessageNode = Omit<GraphNode, "message"> & { message: V1Message };
 
 export interface TimeSpan {
   start: number;

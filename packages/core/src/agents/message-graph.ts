@@ -8,20 +8,28 @@
  * sampler's logprobs. Concatenating the nodes of a root-to-leaf path gives the exact
  * `prompt_ids + completion_ids` of its last turn; a turn whose prompt does not extend the previous
  * turn's tokens starts a new branch.
+ *
+ * Agent traces (the interception server) and the env server's v1 episodes both build it; nodes hold
+ * vf's messages, which the env server writes in v1's message shape. Two messages are one node when
+ * they read the same in v1's shape (see `nodeKey`).
  */
-import type { Message, Messages } from "@vf-rl/core";
-import type { TurnTokens } from "@vf-rl/core/client";
-import { toV1Message, type V1Message } from "../wire/wire-messages.ts";
+import type { TurnTokens } from "../client/model-client.ts";
+import type { Content, Message, Messages } from "../messages/message.ts";
 
-/** verifiers' `MessageNode` as sent (fields left at their defaults are omitted). */
+/** verifiers' `MessageNode`, its message in vf's shape (fields left at their defaults are omitted). */
 export interface MessageNode {
+  /** The node this message follows; null for the first message of a conversation. */
   parent: number | null;
-  message: V1Message;
+  message: Message;
+  /** Whether the model sampled it (an assistant reply), as opposed to an input message. */
   sampled: boolean;
   /** Epoch seconds when the node was created. */
   timestamp: number;
+  /** The tokens this node adds to its path (a reply: the generation prompt and the sampled tokens). */
   token_ids: number[];
+  /** One per token: whether it was sampled. */
   mask: boolean[];
+  /** The sampler's logprob of each sampled token. */
   logprobs: number[];
 }
 
@@ -40,8 +48,7 @@ export class MessageGraph {
 
   /** Adds one model turn (see the file comment); returns its assistant node's index. */
   commitTurn(turn: GraphTurn): number {
-    const v1Prompt = turn.prompt.map(toV1Message);
-    let prefix = this.matchPrefix(v1Prompt);
+    let prefix = this.matchPrefix(turn.prompt);
     let pathLen = prefix.reduce((n, id) => n + this.nodes[id]!.token_ids.length, 0);
     const promptIds = turn.tokens?.promptIds ?? [];
     if (turn.tokens && prefix.length > 0) {
@@ -57,7 +64,7 @@ export class MessageGraph {
       pathLen = offset;
     }
     let parent = prefix.at(-1) ?? null;
-    for (const message of v1Prompt.slice(prefix.length)) {
+    for (const message of turn.prompt.slice(prefix.length)) {
       parent = this.add({
         parent,
         message,
@@ -72,7 +79,7 @@ export class MessageGraph {
     const completionIds = turn.tokens?.completionIds ?? [];
     return this.add({
       parent,
-      message: toV1Message(turn.completion),
+      message: turn.completion,
       sampled: true,
       timestamp: turn.timestamp,
       token_ids: [...generationPrompt, ...completionIds],
@@ -83,10 +90,9 @@ export class MessageGraph {
 
   /** Adds the messages no model call saw (the last environment reply, or a prompt that never reached the model). */
   commitConversation(messages: Messages, timestamp: number): void {
-    const v1 = messages.map(toV1Message);
-    const prefix = this.matchPrefix(v1);
+    const prefix = this.matchPrefix(messages);
     let parent = prefix.at(-1) ?? null;
-    for (const message of v1.slice(prefix.length)) {
+    for (const message of messages.slice(prefix.length)) {
       parent = this.add({
         parent,
         message,
@@ -99,7 +105,7 @@ export class MessageGraph {
     }
   }
 
-  private matchPrefix(messages: V1Message[]): number[] {
+  private matchPrefix(messages: Messages): number[] {
     const ids: number[] = [];
     let parent: number | null = null;
     for (const message of messages) {
@@ -119,20 +125,50 @@ export class MessageGraph {
   }
 }
 
-/** Two messages are one node when role, content, reasoning, tool calls (arguments compared as JSON) and tool call id agree. */
-function nodeKey(parent: number | null, message: V1Message): string {
-  const canonical =
-    message.role === "assistant"
-      ? {
-          ...message,
-          content: message.content ?? "",
-          tool_calls: message.tool_calls?.map((call) => ({
-            ...call,
-            arguments: canonicalArguments(call.arguments),
-          })),
-        }
-      : message;
+/**
+ * Two messages are one node when they read the same in verifiers v1's shape: role, content (an
+ * assistant's as text, null as ""), reasoning, tool calls (arguments compared as JSON) and tool call id.
+ */
+function nodeKey(parent: number | null, message: Message): string {
+  let canonical: unknown;
+  switch (message.role) {
+    case "system":
+    case "user":
+      canonical = { role: message.role, content: v1Content(message.content) };
+      break;
+    case "tool":
+      canonical = { role: "tool", tool_call_id: message.tool_call_id, content: v1Content(message.content) };
+      break;
+    case "assistant": {
+      const content = message.content;
+      canonical = {
+        role: "assistant",
+        content: content === null ? "" : typeof content === "string" ? content : textOf(content),
+        ...(message.reasoning_content ? { reasoning_content: message.reasoning_content } : {}),
+        tool_calls: message.tool_calls?.length
+          ? message.tool_calls.map((call) => ({
+              id: call.id,
+              name: call.function.name,
+              arguments: canonicalArguments(call.function.arguments),
+            }))
+          : undefined,
+      };
+    }
+  }
   return `${parent}\u0000${JSON.stringify(canonical)}`;
+}
+
+function v1Content(content: Content): Content {
+  if (typeof content === "string") return content;
+  return content.map((part) =>
+    part.type === "text"
+      ? { type: "text" as const, text: part.text }
+      : { type: "image_url" as const, image_url: { url: part.image_url.url } },
+  );
+}
+
+function textOf(content: Exclude<Content, string>): string {
+  return content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
 function canonicalArguments(text: string): string {

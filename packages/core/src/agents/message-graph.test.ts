@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { MessageGraph } from "./message-graph.ts";
-import { taskHash } from "./task-hash.ts";
 
 const user = (content: string) => ({ role: "user" as const, content });
 const assistant = (content: string) => ({ role: "assistant" as const, content });
@@ -47,18 +46,5 @@ describe("the message graph of a rollout", () => {
     for (let id: number | null = leaf; id !== null; id = graph.nodes[id]!.parent) path.unshift(id);
     expect(path.flatMap((id) => graph.nodes[id]!.token_ids)).toEqual([1, 2, 9, 4, 5]);
     expect(graph.nodes.filter((n) => n.sampled)).toHaveLength(2);
-  });
-
-  it("hashes task data as verifiers' task_key does (Python's json.dumps, keys sorted, nulls dropped)", () => {
-    const data = {
-      idx: 3,
-      prompt: [{ role: "user", content: "héllo" }],
-      answer: "x",
-      info: { b: 1.5, a: [1, 2] },
-      task: "default",
-      name: null,
-    };
-    // sha256(json.dumps(data without name, sort_keys=True)) computed by CPython 3.11.
-    expect(taskHash(data)).toBe("05b3e9c7eabce3e2847745e0acdca5cc4fecfca7901430e83501092694ad3411");
   });
 });
