@@ -4,6 +4,7 @@
  *
  * @example
  * "vf": { "id": "reverse-text", "numExamples": 20, "rolloutsPerExample": 3 }
+ * "vf": { "id": "coding-tasks", "kind": "taskset" }
  */
 import { z } from "zod";
 
@@ -11,7 +12,13 @@ export const EnvManifest = z
   .object({
     /** The bare id `vf eval <id>` finds it by. */
     id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "lower-case letters, digits, '.', '_' and '-'"),
-    /** Module exporting `loadEnvironment`, relative to the package; default: the package's main export. */
+    /**
+     * What the package holds: an environment (the default), whose entry exports
+     * `loadEnvironment(args)`, or a taskset, whose entry exports `loadTaskset(args)` and whose
+     * tasks are worked on by an agent program (a harness) in a runtime.
+     */
+    kind: z.enum(["environment", "taskset"]).optional(),
+    /** Module exporting `loadEnvironment` (a taskset: `loadTaskset`), relative to the package; default: its main export. */
     entry: z.string().optional(),
     /** Defaults of `vf eval` for this environment. */
     numExamples: z.number().int().optional(),
