@@ -29,15 +29,9 @@ export { checkSandbox } from "./sandbox/check-sandbox.ts";
 export { measureOverhead, type Overhead } from "./sandbox/measure-overhead.ts";
 export { PythonSandbox } from "./sandbox/python-sandbox.ts";
 export { type RunResult, WorkerAnswer } from "./sandbox/run-result.ts";
-export { type SandboxCommand, sandboxCommand, UNSHARE_FLAGS } from "./sandbox/sandbox-command.ts";
-export {
-  createSandboxFolder,
-  removeSandboxFolder,
-  removeStaleFolders,
-  type SandboxFolder,
-} from "./sandbox/sandbox-folder.ts";
+export { type SandboxCommand, sandboxCommand } from "./sandbox/sandbox-command.ts";
+export { createSandboxFolder, removeSandboxFolder, type SandboxFolder } from "./sandbox/sandbox-folder.ts";
 export { SandboxLimits, SandboxOptions, type SandboxOptionsInput } from "./sandbox/sandbox-options.ts";
-export { REFUSED_CALLS, type RefusedCall, syscallFilter } from "./sandbox/syscall-filter.ts";
 
 /** The system prompt: use the tool for the arithmetic, box the number. */
 export const SYSTEM_PROMPT =

@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { REFUSED_CALLS, syscallNumber } from "@vf-rl/agents/sandbox";
 import { contentText, type Environment, OpenAIModelClient } from "@vf-rl/core";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 import type { PythonData } from "./python-tool.ts";
-import { REFUSED_CALLS, syscallNumber } from "./sandbox/syscall-filter.ts";
 import { sandboxProcesses } from "./sandbox/test-support.ts";
 
 let scratch: string;

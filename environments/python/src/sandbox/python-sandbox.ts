@@ -17,13 +17,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import {
+  InitProbe,
+  namespaceInit,
+  processState,
+  removeStaleFolders,
+  setupFailure,
+} from "@vf-rl/agents/sandbox";
 import { SandboxError } from "@vf-rl/core";
 import { AnswerLines } from "./answer-lines.ts";
-import { InitProbe, namespaceInit, processState } from "./namespace-init.ts";
 import type { RunResult, WorkerAnswer } from "./run-result.ts";
 import { WorkerAnswer as WorkerAnswerSchema } from "./run-result.ts";
 import { sandboxCommand } from "./sandbox-command.ts";
-import { removeStaleFolders, type SandboxFolder } from "./sandbox-folder.ts";
+import { FOLDER_PREFIX, type SandboxFolder } from "./sandbox-folder.ts";
 import type { SandboxOptions } from "./sandbox-options.ts";
 
 /** Wall time past a call's limit before the host kills the sandbox: the worker's timer goes first. */
@@ -68,7 +74,7 @@ export class PythonSandbox {
   static async start(folder: SandboxFolder, options: SandboxOptions): Promise<PythonSandbox> {
     const command = await sandboxCommand(options);
     // Folders that hosts which died without cleaning up left beside this one.
-    await removeStaleFolders(dirname(folder.path));
+    await removeStaleFolders(dirname(folder.path), FOLDER_PREFIX);
     const config = {
       python: options.python,
       root: folder.root,
@@ -323,16 +329,8 @@ export class PythonSandbox {
   /** A SandboxError saying why the sandbox did not become ready, from the launcher's own words. */
   private startFailure(outcome: { type: string; detail?: string; error?: string }): SandboxError {
     const said = this.stderr.trim().split("\n").filter(Boolean).at(-1) ?? "";
-    if (/^unshare: .*(Operation not permitted|Permission denied|No space left|Invalid argument)/.test(said)) {
-      return new SandboxError(
-        `the Python sandbox could not create its namespaces (${said}): this machine does not let unprivileged users create user namespaces; allow them (sysctl user.max_user_namespaces=10000, and on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0) or run on another machine`,
-      );
-    }
-    if (/^setpriv: unrecognized option '--pdeathsig'/.test(said)) {
-      return new SandboxError(
-        `the Python sandbox needs setpriv --pdeathsig (util-linux 2.33 or later) to end with vf, and this one is older (${said}): upgrade util-linux or pass a newer setpriv's path as "setpriv"`,
-      );
-    }
+    const machine = setupFailure("the Python sandbox", said);
+    if (machine) return machine;
     if (said.startsWith("vf-sandbox:")) {
       return new SandboxError(
         `the Python sandbox could not confine Python (${said.slice("vf-sandbox: ".length)}): check that user namespaces may mount here, or run on another machine`,

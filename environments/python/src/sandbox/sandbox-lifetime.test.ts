@@ -5,8 +5,8 @@ import { chmod, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { processState } from "@vf-rl/agents/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { processState } from "./namespace-init.ts";
 import type { PythonSandbox } from "./python-sandbox.ts";
 import {
   hostSides,

@@ -1,5 +1,5 @@
 // The filter's program; what it refuses is tested by making the calls in a sandbox
-// (sandbox-escapes.test.ts).
+// (the python environment's sandbox-escapes.test.ts, and local/hostile-programs.test.ts).
 import { SandboxError } from "@vf-rl/core";
 import { describe, expect, it } from "vitest";
 import { syscallFilter, syscallNumber } from "./syscall-filter.ts";
@@ -18,7 +18,7 @@ describe("syscallFilter", () => {
   it("refuses an architecture it has no table for, instead of running unfiltered", () => {
     expect(() => syscallFilter("ppc64")).toThrow(SandboxError);
     expect(() => syscallFilter("ppc64")).toThrow(
-      "the Python sandbox has no system-call table for the ppc64 architecture (it knows x64, arm64 and riscv64): run the python environment on one of those",
+      "the sandbox has no system-call table for the ppc64 architecture (it knows x64, arm64 and riscv64): run on one of those",
     );
   });
 });

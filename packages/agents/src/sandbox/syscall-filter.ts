@@ -1,12 +1,14 @@
 /**
  * The sandbox's system-call filter: a seccomp BPF program, built here and installed by the launcher
- * just before it starts the worker, so it binds the worker and everything the code starts. It
- * refuses (EPERM) the calls that make or enter namespaces, mount or change roots, the kernel
- * interfaces an unprivileged process has no use for in a REPL but that widen the kernel's attack
- * surface, and those that hold memory no process maps (memfds, System V and POSIX IPC), which the
- * address-space limit would not count and which would outlive a call; every other call is allowed. It is not the whole confinement (the launcher's namespaces,
- * private root, limits and dropped capabilities are): it closes the door a nested user namespace
- * would open, where the code would regain mount, chroot and network privileges of its own.
+ * just before it starts the sandbox's program (the python environment's worker, an agent's
+ * command), so it binds that program and everything it starts. It refuses (EPERM) the calls that
+ * make or enter namespaces, mount or change roots, the kernel interfaces an unprivileged process
+ * has no use for (in a REPL or an agent's tools) but that widen the kernel's attack surface, and
+ * those that hold memory no process maps (memfds, System V and POSIX IPC), which the address-space
+ * limit would not count and which would outlive a call; every other call is allowed. It is not the
+ * whole confinement (the launcher's namespaces, private root, limits and dropped capabilities are):
+ * it closes the door a nested user namespace would open, where the code would regain mount, chroot
+ * and network privileges of its own.
  */
 import { SandboxError } from "@vf-rl/core";
 
@@ -251,7 +253,7 @@ export function syscallFilter(arch: string = process.arch): Buffer {
   const table = TABLES[arch];
   if (!table) {
     throw new SandboxError(
-      `the Python sandbox has no system-call table for the ${arch} architecture (it knows x64, arm64 and riscv64): run the python environment on one of those`,
+      `the sandbox has no system-call table for the ${arch} architecture (it knows x64, arm64 and riscv64): run on one of those`,
     );
   }
   const n = table.numbers;
