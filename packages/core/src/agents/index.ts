@@ -3,7 +3,10 @@
  * scores what an agent left; a harness is the agent program; a runtime is where it runs; the
  * interception server stands between the harness and the model and records the trace, a message
  * graph that the env server's v1 episodes share. Like every subpath, it exports the names code
- * outside core imports (the contracts of agent-task.ts, harness.ts, runtime.ts and taskset.ts join
- * as their implementations import them).
+ * outside core imports.
  */
+export { AgentTask, NetworkPolicy } from "./agent-task.ts";
+export { startInterceptionServer } from "./interception-server.ts";
 export { MessageGraph, type MessageNode } from "./message-graph.ts";
+export type { ExecOptions, ExecResult, Runtime, RuntimeFactory } from "./runtime.ts";
+export type { AgentScore, AgentScoreContext, Taskset } from "./taskset.ts";
