@@ -9,7 +9,11 @@ import type { Messages } from "../messages/message.ts";
 import { contentText } from "../messages/message.ts";
 import { byPrompt, type ScriptedServerOptions, startScriptedServer } from "../testing/index.ts";
 import type { RolloutRegistration } from "./intercepted-rollout.ts";
-import { type InterceptionServer, startInterceptionServer } from "./interception-server.ts";
+import {
+  type InterceptionServer,
+  type InterceptionServerOptions,
+  startInterceptionServer,
+} from "./interception-server.ts";
 import type { MessageNode } from "./message-graph.ts";
 
 const opened: Array<{ close(): Promise<void> }> = [];
@@ -34,7 +38,7 @@ const ADD_TOOL = {
 };
 
 /** A scripted model (with token ids) and an interception server in front of it. */
-async function setup(scripted: ScriptedServerOptions = {}) {
+async function setup(scripted: ScriptedServerOptions = {}, options: InterceptionServerOptions = {}) {
   const model = await startScriptedServer({ tokens: true, reply: addThenAnswer, ...scripted });
   const client = createModelClient({
     type: "openai_chat_completions",
@@ -42,7 +46,7 @@ async function setup(scripted: ScriptedServerOptions = {}) {
     apiKey: "EMPTY",
     maxRetries: 0,
   });
-  const server = await startInterceptionServer();
+  const server = await startInterceptionServer(options);
   opened.push(server, client, model);
   const register = (options: Partial<RolloutRegistration> = {}) =>
     server.register({ client, model: "scripted", ...options });
@@ -390,6 +394,57 @@ describe("the interception server", () => {
     expect(
       trace.calls[3]!.messages.filter((m) => m.role === "tool").map((m) => contentText(m.content))[0],
     ).toBe("key=*****");
+  });
+
+  it("keeps a slow streamed call alive, and ends an opened stream that fails with the API's error event", async () => {
+    const { register } = await setup(
+      {
+        latencySeconds: 0.3,
+        reply: byPrompt((messages) =>
+          contentText(messages.at(-1)!.content) === "fail"
+            ? { type: "error", status: 500, message: "the GPU caught fire" }
+            : "slow but sure",
+        ),
+      },
+      { keepAliveSeconds: 0.05 },
+    );
+    const rollout = register();
+    const openai = openaiAgent(rollout);
+    const ask = async (content: string) => {
+      let text = "";
+      const stream = await openai.chat.completions.create({
+        model: "scripted",
+        messages: [{ role: "user", content }],
+        stream: true,
+      });
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+      return text;
+    };
+    expect(await ask("go")).toBe("slow but sure");
+    await expect(ask("fail")).rejects.toMatchObject({
+      message: expect.stringContaining("the GPU caught fire"),
+    });
+    const claude = anthropicAgent(rollout);
+    const stream = (content: string) =>
+      claude.messages
+        .stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content }] })
+        .finalMessage();
+    expect((await stream("go")).content).toEqual([{ type: "text", text: "slow but sure" }]);
+    await expect(stream("fail")).rejects.toMatchObject({
+      message: expect.stringContaining("the GPU caught fire"),
+    });
+    // On the wire: the stream opened while the model worked, then the API's error event.
+    const { baseUrl, apiKey } = rollout.endpoint("openai_chat_completions");
+    const raw = await fetch(`${baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "fail" }] }),
+    });
+    expect(raw.status).toBe(200);
+    expect(await raw.text()).toMatch(
+      /^: waiting for the model\n\n[\s\S]*data: \{"error":\{"message":"[^"]*the GPU caught fire/,
+    );
+    expect(rollout.trace().calls.map((c) => c.error === null)).toEqual([true, false, true, false, false]);
   });
 
   it("answers a failed model call with an error and records it on the call", async () => {

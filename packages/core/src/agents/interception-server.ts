@@ -13,7 +13,9 @@
  * 401 and lands in no trace. Requests are read by core/dialects into chat requests, forwarded
  * through the rollout's `ModelClient` (intercepted-rollout.ts: overrides, limits, the tool-result
  * hook, the trace), and answered in the dialect the agent spoke. Streamed answers are written once
- * the model's whole answer is in. The server never reaches a model itself.
+ * the model's whole answer is in; a call that takes longer than `keepAliveSeconds` gets its stream
+ * opened early with SSE comments, so agents that time out idle streams (Codex) wait for it. The
+ * server never reaches a model itself.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -25,6 +27,7 @@ import {
   chatDialect,
   countTokensBody,
   type Dialect,
+  type DialectAnswer,
   type DialectRequest,
   modelEntry,
   modelsListBody,
@@ -47,6 +50,11 @@ export interface InterceptionServerOptions {
   host?: string;
   /** Port; default 0 (any free one). */
   port?: number;
+  /**
+   * A streamed call still waiting on the model after this long gets its stream opened and an SSE
+   * comment sent, and again each time this long passes; default 10.
+   */
+  keepAliveSeconds?: number;
 }
 
 /** A running interception server. */
@@ -90,6 +98,7 @@ export interface RegisteredRollout {
 export async function startInterceptionServer(
   options: InterceptionServerOptions = {},
 ): Promise<InterceptionServer> {
+  const keepAliveMs = (options.keepAliveSeconds ?? 10) * 1000;
   const rollouts = new Map<string, InterceptedRollout>();
   let counter = 0;
 
@@ -164,19 +173,32 @@ export async function startInterceptionServer(
     res.on("close", () => {
       if (!res.writableFinished) hangUp.abort();
     });
-    const outcome = await rollout.call(read, dialect.api, hangUp.signal);
+    const keepAlive = read.stream
+      ? setInterval(() => openStream(res, ": waiting for the model\n\n"), keepAliveMs)
+      : undefined;
+    const outcome = await rollout
+      .call(read, dialect.api, hangUp.signal)
+      .finally(() => clearInterval(keepAlive));
     if (res.destroyed) return;
-    if (outcome.type === "error") return fail(outcome.status, outcome.message);
-    const answer = toAnswer(dialect, read, outcome.response, `${rollout.id}-${counter++}`);
+    const id = `${dialect.idPrefix}vf-${rollout.id}-${counter++}`;
+    const failStream = (status: number, message: string) => {
+      if (!res.headersSent || !dialect.streamError) return fail(status, message);
+      res.end(dialect.streamError(status, message, { id, created: now(), model: read.model }).join(""));
+    };
+    if (outcome.type === "error") return failStream(outcome.status, outcome.message);
+    const answer = toAnswer(dialect, read, outcome.response, id);
     let written: string | string[];
     try {
       written = read.stream && dialect.events ? dialect.events(answer, read) : dialect.answer(answer, read);
     } catch (error) {
-      return fail(502, `the model's answer cannot be said over ${dialect.path}: ${(error as Error).message}`);
+      return failStream(
+        502,
+        `the model's answer cannot be said over ${dialect.path}: ${(error as Error).message}`,
+      );
     }
     if (typeof written === "string") return sendJson(res, 200, written);
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    res.end(written.join(""));
+    openStream(res, written.join(""));
+    res.end();
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -219,11 +241,29 @@ export async function startInterceptionServer(
   };
 }
 
+/** Epoch seconds. */
+function now(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** Writes to an event stream, sending its headers first if they are not yet. */
+function openStream(res: ServerResponse, text: string): void {
+  if (res.destroyed) return;
+  if (!res.headersSent)
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.write(text);
+}
+
 /** The model's response as the dialect's answer; token fields only when the agent asked for them. */
-function toAnswer(dialect: Dialect, request: DialectRequest, response: ModelResponse, id: string) {
+function toAnswer(
+  dialect: Dialect,
+  request: DialectRequest,
+  response: ModelResponse,
+  id: string,
+): DialectAnswer {
   return {
-    id: `${dialect.idPrefix}vf-${id}`,
-    created: Math.floor(Date.now() / 1000),
+    id,
+    created: now(),
     model: request.model || response.model,
     message: response.message,
     finishReason: response.finishReason === "other" ? "stop" : response.finishReason,

@@ -234,6 +234,7 @@ export const anthropicDialect: Dialect = {
     emit("message_stop", {});
     return events;
   },
+  streamError: (status, message) => [`event: error\ndata: ${anthropicError(status, message)}\n\n`],
   empty: (answer) =>
     JSON.stringify({
       ...head(answer),

@@ -237,6 +237,7 @@ export const chatDialect: Dialect = {
     events.push("data: [DONE]\n\n");
     return events;
   },
+  streamError: (status, message) => [`data: ${openAIError(status, message)}\n\n`, "data: [DONE]\n\n"],
   empty: (answer) =>
     JSON.stringify({
       id: answer.id,

@@ -79,6 +79,11 @@ export interface Dialect {
   answer(answer: DialectAnswer, request: DialectRequest, tokenText?: TokenText): string;
   /** The events of a streamed answer (a head alone: one with nothing in it); absent: not streamed. */
   events?(answer: DialectAnswer | AnswerHead, request: DialectRequest): string[];
+  /**
+   * The events that end a stream whose headers were already sent (a long call kept alive) when the
+   * call failed: what the API's own servers send, which its SDKs surface as an error.
+   */
+  streamError?(status: number, message: string, head: AnswerHead): string[];
   /** The JSON body of a well-formed answer with nothing in it. */
   empty(answer: AnswerHead): string;
   /** An error body; `format: "flat"` is vLLM's older flat shape, where the API has one. */
