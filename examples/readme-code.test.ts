@@ -60,12 +60,14 @@ describe.each(READMES)("%s", (readme) => {
 describe("each bundled environment's README", () => {
   const environments = readdirSync(join(repo, "environments"));
 
+  // A taskset's entry exports loadTaskset instead (its vf field says "kind": "taskset").
   it.each(environments)("%s names its npm package and the loadEnvironment it exports", async (dir) => {
-    const { name } = JSON.parse(readFileSync(join(repo, "environments", dir, "package.json"), "utf8"));
+    const { name, vf } = JSON.parse(readFileSync(join(repo, "environments", dir, "package.json"), "utf8"));
+    const loader = vf.kind === "taskset" ? "loadTaskset" : "loadEnvironment";
     const readme = readFileSync(join(repo, "environments", dir, "README.md"), "utf8");
     expect(readme).toContain(`\`${name}\` on npm`);
-    expect(readme).toContain(`import { loadEnvironment } from "${name}"`);
-    const entry = (await import(name)) as { loadEnvironment?: unknown };
-    expect(typeof entry.loadEnvironment).toBe("function");
+    expect(readme).toContain(`import { ${loader} } from "${name}"`);
+    const entry = (await import(name)) as Record<string, unknown>;
+    expect(typeof entry[loader]).toBe("function");
   });
 });

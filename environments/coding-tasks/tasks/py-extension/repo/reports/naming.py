@@ -1,0 +1,10 @@
+"""Names of the files the converters write."""
+
+
+def converted_name(filename, old=".txt", new=".csv"):
+    """`filename` with its `old` extension swapped for `new`; a name without `old` gets `new` added.
+
+    >>> converted_name("notes.txt")
+    'notes.csv'
+    """
+    return filename.rstrip(old) + new
