@@ -41,11 +41,11 @@ function workspacePackages() {
   const byName = new Map();
   for (const dir of folders) {
     const json = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-    byName.set(json.name, { dir, json });
+    // A private package is never published: it runs from its sources (vf's test helpers).
+    if (!json.private) byName.set(json.name, { dir, json });
   }
   for (const pkg of byName.values()) {
-    // devDependencies are left out: they are for tests, which are not built (and an environment's
-    // dev dependency on the CLI would otherwise make a cycle).
+    // devDependencies are left out: they are for tests, which are not built.
     const deps = { ...pkg.json.dependencies, ...pkg.json.peerDependencies };
     pkg.deps = Object.keys(deps).filter((name) => byName.has(name));
   }
