@@ -99,7 +99,7 @@ export class CodingTaskset implements Taskset {
       const written = await runtime.readFile(check.path);
       if (written !== null && answerMatches(written, referenceAnswer(loaded))) outcome.passed = 1;
     }
-    const fraction = outcome.tests > 0 ? outcome.passed / outcome.tests : 0;
+    const fraction = outcome.tests > 0 ? Math.min(1, outcome.passed / outcome.tests) : 0;
     return {
       reward: this.#options.partialCredit ? fraction : fraction === 1 ? 1 : 0,
       metrics: {
