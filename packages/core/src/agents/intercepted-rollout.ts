@@ -97,7 +97,17 @@ export class InterceptedRollout {
     const refused = this.limit ?? this.checkLimits();
     if (refused) return { type: "error", status: 400, message: `vf ended this run: ${refused.message}` };
     const index = this.started++;
-    const messages = this.filter ? await this.filter.apply(request.messages, index) : request.messages;
+    let messages = request.messages;
+    if (this.filter) {
+      try {
+        messages = await this.filter.apply(messages, index);
+      } catch (error) {
+        // The host's hook failed: the call is not forwarded, and asked again at the next call.
+        const message = `the tool-result hook failed: ${error instanceof Error ? error.message : String(error)}`;
+        this.errors.push({ type: "ToolResultHookError", message: `call ${index}: ${message}` });
+        return { type: "error", status: 500, message };
+      }
+    }
     const sampling = this.sampling(request.sampling);
     const tools = request.tools ?? [];
     const chat: ChatRequest = {

@@ -394,6 +394,27 @@ describe("the interception server", () => {
     expect(
       trace.calls[3]!.messages.filter((m) => m.role === "tool").map((m) => contentText(m.content))[0],
     ).toBe("key=*****");
+
+    // A hook that throws fails the call (recorded), and is asked again at the next one.
+    let broken = true;
+    const flaky = register({
+      onToolResult: () => {
+        if (broken) throw new Error("policy service down");
+        return { type: "keep" };
+      },
+    });
+    const firstExchange = messages.slice(0, 3);
+    const ask = () =>
+      anthropicAgent(flaky).messages.create({ model: "m", max_tokens: 64, messages: firstExchange });
+    await expect(ask()).rejects.toMatchObject({
+      status: 500,
+      message: expect.stringContaining("the tool-result hook failed: policy service down"),
+    });
+    broken = false;
+    await ask();
+    const flakyTrace = await flaky.end();
+    expect(flakyTrace.errors).toMatchObject([{ type: "ToolResultHookError" }]);
+    expect(flakyTrace.calls).toHaveLength(1);
   });
 
   it("keeps a slow streamed call alive, and ends an opened stream that fails with the API's error event", async () => {
