@@ -35,6 +35,8 @@ SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "
 DEV_NODES = ("null", "zero", "random", "urandom")
 
 libc = ctypes.CDLL(None, use_errno=True)
+# Paths inside the root that show the host's same path (see `mirror`).
+MIRRORED = set()
 
 
 def fail(what, detail):
@@ -75,7 +77,8 @@ def bind(host, inside, writable):
 
 def mirror(root, path, writable=False):
     """Makes `path` exist inside `root` exactly as on the host, symlinks and all, and binds its
-    final target there (skipped when an earlier bind already covers it)."""
+    final target there (skipped when an earlier mirror already shows it; a folder of the sandbox's
+    own on the way, such as its /tmp, gets the folders that lead to it)."""
     todo = [p for p in path.split("/") if p]
     current, hops = "/", 0
     while todo:
@@ -109,6 +112,7 @@ def mirror(root, path, writable=False):
         elif not os.path.lexists(inside):
             open(inside, "w").close()
         bind(host, inside, writable)
+        MIRRORED.add(inside)
 
 
 def bind_at(root, host, inside, writable):
@@ -124,10 +128,10 @@ def bind_at(root, host, inside, writable):
 
 
 def covered(root, inside):
-    """Whether `inside` or a folder above it (below `root`) is already a mount point."""
+    """Whether `inside` or a folder above it (below `root`) already mirrors the host's."""
     path = inside
     while len(path) > len(root):
-        if os.path.lexists(path) and os.path.ismount(path):
+        if path in MIRRORED:
             return True
         path = os.path.dirname(path)
     return False

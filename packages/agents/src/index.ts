@@ -1,0 +1,20 @@
+/**
+ * @vf-rl/agents: where agent programs run. Each factory implements core's `RuntimeFactory`; a
+ * harness gets one runtime per rollout.
+ *
+ * - `localRuntime`: a Linux sandbox per exec (namespaces, a private read-only root, an ordinary
+ *   user, limits, a system-call filter, no network but the interception server and the task's
+ *   allowed hosts), in a private folder per rollout; nothing outlives it, nor vf.
+ * - `subprocessRuntime`: plain child processes in a folder, for debugging; isolates nothing.
+ *
+ * @example
+ * import { localRuntime } from "@vf-rl/agents";
+ * const runtime = await localRuntime().create(task, { interceptionUrl });
+ * const { stdout } = await runtime.exec(["node", "--version"]);
+ * await runtime.close();
+ */
+
+export { LocalRuntimeOptions, type LocalRuntimeOptionsInput } from "./local/local-options.ts";
+export { localRuntime } from "./local/local-runtime.ts";
+export { DEFAULT_PORTS, type NetworkPlan, networkPlan } from "./network/network-plan.ts";
+export { SubprocessRuntimeOptions, subprocessRuntime } from "./subprocess/subprocess-runtime.ts";
