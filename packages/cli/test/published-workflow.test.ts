@@ -271,6 +271,36 @@ describe("a user's project, from the registry", () => {
     expect(refused.stderr).not.toMatch(/internal error|\n\s+at /);
   }, 300_000);
 
+  it("trains the built-in model on the new environment as the README says, then evaluates what vf train printed", async () => {
+    await ok("npx", ["vf", "setup"], project);
+    // The README's line, shortened to three steps of four rollouts.
+    const trained = await ok(
+      "npx",
+      [
+        "vf",
+        "train",
+        "configs/train/reverse-text.toml",
+        "--env.id",
+        "my_env",
+        "--output_dir",
+        "outputs/train/my_env",
+        "--max_steps",
+        "3",
+        "--batch_size",
+        "4",
+        "--rollouts_per_example",
+        "2",
+        "--micro_batch_size",
+        "4",
+      ],
+      project,
+    );
+    const command = /evaluate it: (npx vf eval .+)$/m.exec(`${trained.stdout}${trained.stderr}`)?.[1];
+    expect(command).toMatch(/^npx vf eval my_env -m outputs\/train\/my_env\//);
+    const evaluated = await ok("sh", ["-c", `${command} -n 2 -r 1 --json`], project);
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ env_id: "my_env", num_examples: 2 });
+  }, 600_000);
+
   it("pushes the environment to a Hub started with the installed vf", async () => {
     // The installed vf's own binary, so stopping it stops the Hub (npx would stand in between).
     const bin = join(project, "node_modules", "@vf-rl", "cli", "bin", "vf.js");
