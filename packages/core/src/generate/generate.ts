@@ -117,45 +117,67 @@ export async function generate<Data>(
   const records: RolloutRecord[] = [];
   let cancelled = false;
 
+  // What every rollout's context shares, made once: a run starts thousands of rollouts.
+  const sampling = options.sampling ?? {};
+  const shared = {
+    model: options.model,
+    sampling,
+    ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+    ...(options.headersFromState ? { headersFromState: options.headersFromState } : {}),
+  };
+  const sharedSlots = options.sharedSlots;
+  const recordOptions = { stateColumns: options.stateColumns ?? [] };
+  const scoreOptions = { independent: options.independentScoring ?? false };
+
+  // One rollout in its generation slot (and a slot of the runs it shares with); null: not started,
+  // because the run had stopped. The slots are taken and given back inline rather than through
+  // `Slots.with`: a closure and an async frame fewer per rollout, for every unit queued at the start.
+  const rollout = async (input: RolloutInput, client: ModelClient): Promise<RolloutState<Data> | null> => {
+    const turn = slots.acquire();
+    if (turn) await turn;
+    try {
+      const sharedTurn = sharedSlots?.acquire();
+      if (sharedTurn) await sharedTurn;
+      try {
+        if (options.signal?.aborted) throw new CancelledError();
+        if (stop.error) return null;
+        const cancel = scope.child();
+        try {
+          return await env.rollout(input, {
+            ...shared,
+            client: stop.watch(client, cancel.signal),
+            signal: cancel.signal,
+          });
+        } catch (error) {
+          if (error instanceof CancelledError && stop.error && !options.signal?.aborted)
+            return stopped(input);
+          throw error;
+        } finally {
+          cancel.release();
+        }
+      } finally {
+        sharedSlots?.release();
+      }
+    } finally {
+      slots.release();
+    }
+  };
+  const stopped = (input: RolloutInput): RolloutState<Data> => {
+    const state = createState<Data>(input, {
+      model: options.model,
+      sampling,
+      toolDefs: env.toolDefs(),
+      signal: AbortSignal.abort(),
+    });
+    recordError(state, new RunStoppedError(stop.error!));
+    state.stopCondition = "has_error";
+    return state;
+  };
+
   // Null: no rollout of the unit started, because the run had stopped; it is left out.
   const generateUnit = async (unit: RolloutInput[], index: number): Promise<RolloutState<Data>[] | null> => {
     const client = clients[index % clients.length]!;
-    // Null: not started, because the run had stopped.
-    const run = async (input: RolloutInput): Promise<RolloutState<Data> | null> => {
-      if (options.signal?.aborted) throw new CancelledError();
-      if (stop.error) return null;
-      const cancel = scope.child();
-      try {
-        return await env.rollout(input, {
-          client: stop.watch(client, cancel.signal),
-          model: options.model,
-          sampling: options.sampling ?? {},
-          signal: cancel.signal,
-          ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
-          ...(options.headersFromState ? { headersFromState: options.headersFromState } : {}),
-        });
-      } catch (error) {
-        if (error instanceof CancelledError && stop.error && !options.signal?.aborted) return stopped(input);
-        throw error;
-      } finally {
-        cancel.release();
-      }
-    };
-    const shared = options.sharedSlots;
-    const rollout = (input: RolloutInput) =>
-      slots.with(() => (shared ? shared.with(() => run(input)) : run(input)));
-    const stopped = (input: RolloutInput): RolloutState<Data> => {
-      const state = createState<Data>(input, {
-        model: options.model,
-        sampling: options.sampling ?? {},
-        toolDefs: env.toolDefs(),
-        signal: AbortSignal.abort(),
-      });
-      recordError(state, new RunStoppedError(stop.error!));
-      state.stopCondition = "has_error";
-      return state;
-    };
-    const started = await Promise.all(unit.map(rollout));
+    const started = await Promise.all(unit.map((input) => rollout(input, client)));
     if (started.every((state) => state === null)) return null;
     const states = started.map((state, i) => state ?? stopped(unit[i]!));
     const maxRetries = options.maxRetries ?? 0;
@@ -176,7 +198,7 @@ export async function generate<Data>(
       await Promise.all(
         failed.map(async (i) => {
           // A retry the stop kept from starting leaves the failure it retried.
-          states[i] = (await rollout(unit[i]!)) ?? states[i]!;
+          states[i] = (await rollout(unit[i]!, client)) ?? states[i]!;
         }),
       );
     }
@@ -184,8 +206,14 @@ export async function generate<Data>(
   };
   const scoreUnit = async (states: RolloutState<Data>[] | null): Promise<void> => {
     if (states === null) return;
-    await scoringSlots.with(() => env.score(states, { independent: options.independentScoring ?? false }));
-    const done = states.map((state) => toRecord(state, { stateColumns: options.stateColumns ?? [] }));
+    const turn = scoringSlots.acquire();
+    if (turn) await turn;
+    try {
+      await env.score(states, scoreOptions);
+    } finally {
+      scoringSlots.release();
+    }
+    const done = states.map((state) => toRecord(state, recordOptions));
     records.push(...done);
     await options.onGroup?.(done, states as RolloutState<unknown>[]);
   };
@@ -207,7 +235,7 @@ export async function generate<Data>(
   if (remote) {
     results = await Promise.allSettled(units.map(runRemote));
   } else if (options.interleaveScoring ?? true) {
-    results = await Promise.allSettled(units.map(async (unit, i) => scoreUnit(await generateUnit(unit, i))));
+    results = await Promise.allSettled(units.map((unit, i) => generateUnit(unit, i).then(scoreUnit)));
   } else {
     // Every rollout first, then the scoring; units generated before a cancel are still scored and kept.
     const generated = await Promise.allSettled(units.map(generateUnit));
