@@ -5,6 +5,8 @@
  * - `localRuntime`: a Linux sandbox per exec (namespaces, a private read-only root, an ordinary
  *   user, limits, a system-call filter, no network but the interception server and the task's
  *   allowed hosts), in a private folder per rollout; nothing outlives it, nor vf.
+ * - `containerRuntime`: a Docker or Podman container per rollout (no network of its own, no
+ *   capabilities, limits), where an engine runs.
  * - `subprocessRuntime`: plain child processes in a folder, for debugging; isolates nothing.
  *
  * @example
@@ -14,6 +16,8 @@
  * await runtime.close();
  */
 
+export { ContainerRuntimeOptions, type ContainerRuntimeOptionsInput } from "./container/container-options.ts";
+export { containerRuntime, findContainerEngine } from "./container/container-runtime.ts";
 export { LocalRuntimeOptions, type LocalRuntimeOptionsInput } from "./local/local-options.ts";
 export { localRuntime } from "./local/local-runtime.ts";
 export { DEFAULT_PORTS, type NetworkPlan, networkPlan } from "./network/network-plan.ts";

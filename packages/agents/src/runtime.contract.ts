@@ -37,8 +37,9 @@ export function taskWith(files: Record<string, string> = {}, extra: Partial<Agen
 
 /** Runs the contract against `runtime`. */
 export function describeRuntimeContract(runtime: RuntimeUnderTest): void {
+  const title = `the ${runtime.name} runtime keeps the Runtime contract`;
   describe.skipIf(runtime.skip !== undefined)(
-    `the ${runtime.name} runtime keeps the Runtime contract`,
+    runtime.skip === undefined ? title : `${title} (skipped: ${runtime.skip})`,
     () => {
       let tempDir: string;
       let factory: RuntimeFactory;
