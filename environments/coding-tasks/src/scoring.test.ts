@@ -1,18 +1,22 @@
-// What an agent can leave behind, and the score it gets: partial fixes, code that hangs, fails to
-// load or ends the test process, tests of its own where the hidden ones go, a module shadowing
-// unittest, answers written in other ways; and a runtime that cannot run the tests at all.
+// What an agent can leave behind, and the score it gets, in the local sandbox (@vf-rl/agents): partial
+// fixes, code that hangs, fails to load or ends the test process, tests of its own where the hidden
+// ones go, a module shadowing unittest, answers written in other ways; and a runtime that cannot run
+// the tests at all.
+import { localRuntime } from "@vf-rl/agents";
 import type { AgentTask, Runtime } from "@vf-rl/core/agents";
 import { UserError } from "@vf-rl/core/errors";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerMatches } from "./answer-file.ts";
 import { runnerCounts, tapCounts } from "./hidden-tests.ts";
 import { type CodingTasksArgs, loadTaskset } from "./index.ts";
-import { type TempFolderOptions, TempFolderRuntime, unreadTrace } from "./test-support.ts";
+import { unreadTrace, withoutPrograms } from "./test-support.ts";
 
-let runtime: Runtime | undefined;
+const runtimes = localRuntime();
+
+/** The runtimes a test made, closed after it. */
+const opened: Runtime[] = [];
 afterEach(async () => {
-  await runtime?.close();
-  runtime = undefined;
+  await Promise.all(opened.splice(0).map((runtime) => runtime.close()));
 });
 
 /** Task `id`'s score after the agent wrote `edits` over its files. */
@@ -20,12 +24,13 @@ async function scoreAfter(
   id: string,
   edits: Record<string, string>,
   args: Partial<CodingTasksArgs> = {},
-  options: TempFolderOptions = {},
+  wrap: (runtime: Runtime) => Runtime = (r) => r,
 ) {
   const taskset = await loadTaskset(args);
   const all = [...(await taskset.tasks({ split: "train" })), ...(await taskset.tasks({ split: "eval" }))];
   const task: AgentTask = all.find((t) => t.id === id)!;
-  runtime = await TempFolderRuntime.create(task, options);
+  const runtime = wrap(await runtimes.create(task, { interceptionUrl: "http://127.0.0.1:9/v1" }));
+  opened.push(runtime);
   for (const [path, content] of Object.entries(edits)) await runtime.writeFile(path, content);
   return taskset.score({ task, trace: unreadTrace, runtime });
 }
@@ -92,10 +97,10 @@ describe("a hidden-tests task", () => {
   });
 
   it("refuses to score in a runtime that cannot run the language, saying what to do", async () => {
-    const scoring = scoreAfter("py-median", {}, {}, { path: "/nonexistent" });
+    const scoring = scoreAfter("py-median", {}, {}, withoutPrograms);
     await expect(scoring).rejects.toBeInstanceOf(UserError);
-    await expect(scoreAfter("py-median", {}, {}, { path: "/nonexistent" })).rejects.toThrow(
-      /^the runtime cannot run python3 \(exit code 127: python3: .*ENOENT.*\), which the python tasks' hidden tests need: use a runtime with python3 on its PATH, or leave python out of the taskset's languages$/,
+    await expect(scoreAfter("py-median", {}, {}, withoutPrograms)).rejects.toThrow(
+      /^the runtime cannot run python3 \(exit code 127: .*python3.*No such file or directory\), which the python tasks' hidden tests need: use a runtime with python3 on its PATH, or leave python out of the taskset's languages$/,
     );
   });
 });
