@@ -18,7 +18,11 @@ import { retryingCall } from "./retrying-call.ts";
 /** The per-request options vf gives either SDK: a subset of both SDKs' `RequestOptions`. */
 export interface SdkRequestOptions {
   signal?: AbortSignal;
-  headers?: Record<string, string>;
+  /**
+   * Name-value pairs, which both SDKs take as they are; a plain object they turn into pairs, and
+   * clear each name first, on every request.
+   */
+  headers?: Array<[string, string]>;
 }
 
 /** One model endpoint, as its client reaches it. */
@@ -82,6 +86,7 @@ function requestOptions(
   signal: AbortSignal | undefined,
   headers: Record<string, string> | undefined,
 ): SdkRequestOptions | undefined {
-  if (signal === undefined && headers === undefined) return undefined;
-  return { ...(signal ? { signal } : {}), ...(headers ? { headers } : {}) };
+  if (headers === undefined) return signal ? { signal } : undefined;
+  const pairs = Object.entries(headers);
+  return signal ? { signal, headers: pairs } : { headers: pairs };
 }

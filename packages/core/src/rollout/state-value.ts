@@ -8,11 +8,24 @@ import type { RolloutState } from "./rollout-state.ts";
 
 /** The value `key` names in `state`, or undefined when nothing has that name. */
 export function stateValue<Data>(state: RolloutState<Data>, key: string): unknown {
-  const data = (state.data ?? {}) as Record<string, unknown>;
-  if (key in data) return data[key];
+  const data = state.data as Record<string, unknown> | undefined;
+  if (data !== undefined && data !== null && key in data) return data[key];
   const fields = state as unknown as Record<string, unknown>;
   if (key in fields) return fields[key];
-  return fields[key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())];
+  return fields[camelCase(key)];
+}
+
+// Keys are read on every model request (headers from state), and a run names only a few.
+const camelKeys = new Map<string, string>();
+
+/** `trajectory_id` as `trajectoryId`, remembered. */
+function camelCase(key: string): string {
+  let camel = camelKeys.get(key);
+  if (camel === undefined) {
+    camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    camelKeys.set(key, camel);
+  }
+  return camel;
 }
 
 /**
@@ -26,8 +39,8 @@ export function headersFromState<Data>(
   mapping: Readonly<Record<string, string>>,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [header, key] of Object.entries(mapping)) {
-    const value = stateValue(state, key);
+  for (const header in mapping) {
+    const value = stateValue(state, mapping[header]!);
     if (value === undefined || value === null) continue;
     headers[header] = typeof value === "string" ? value : JSON.stringify(value);
   }
