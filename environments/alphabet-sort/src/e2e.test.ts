@@ -1,8 +1,8 @@
 // `vf eval alphabet-sort` end to end: the real binary, a scripted model on loopback, the package found
 // by its bare name. Replaying the reference conversations scores 1; a model that never lists scores 0.
 import { fileURLToPath } from "node:url";
-import { evalScripted } from "@vf-rl/test-support";
 import { fixedReply, type ReplyFn, referenceReplies } from "@vf-rl/core/testing";
+import { evalScripted } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

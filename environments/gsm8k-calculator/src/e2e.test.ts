@@ -2,8 +2,8 @@
 // tool, the package found by its bare name. Replaying the reference conversations (calculator calls,
 // then the worked solution) scores 1; a model that never answers scores 0.
 import { fileURLToPath } from "node:url";
-import { evalScripted } from "@vf-rl/test-support";
 import { fixedReply, type ReplyFn, referenceReplies } from "@vf-rl/core/testing";
+import { evalScripted } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

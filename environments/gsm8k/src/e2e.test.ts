@@ -1,8 +1,8 @@
 // `vf eval gsm8k` end to end: the real binary, a scripted model on loopback, the package found by its
 // bare name. A model that replays the reference solutions scores 1; one that never answers scores 0.
 import { fileURLToPath } from "node:url";
-import { evalScripted } from "@vf-rl/test-support";
 import { fixedReply, type ReplyFn, referenceReplies } from "@vf-rl/core/testing";
+import { evalScripted } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

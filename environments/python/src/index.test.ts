@@ -1,9 +1,10 @@
 // `vf eval python` end to end: the real binary against a scripted model on loopback. The perfect
 // model computes each answer in the sandbox and boxes what the sandbox printed; the useless one
 // answers nothing. Both ends of the reward, and the refusal on a machine that cannot confine code.
-import { evalScripted, runVf } from "@vf-rl/test-support";
+
 import { contentText } from "@vf-rl/core";
 import { lastUserText, type ScriptedServerOptions } from "@vf-rl/core/testing";
+import { evalScripted, runVf } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadProblems } from "./gsm8k-rows.ts";
 import { loadEnvironment } from "./index.ts";

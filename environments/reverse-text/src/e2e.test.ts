@@ -2,8 +2,8 @@
 // by its bare name. Replaying the references scores 1, an untagged reply 0, and copying the passage
 // unreversed into the tags something in between.
 import { fileURLToPath } from "node:url";
-import { evalScripted } from "@vf-rl/test-support";
 import { byPrompt, fixedReply, lastUserText, type ReplyFn, referenceReplies } from "@vf-rl/core/testing";
+import { evalScripted } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

@@ -2,8 +2,8 @@
 // found by its bare name. A model that calls the calculator as the references do scores 1; one that
 // answers with an unboxed guess scores 0.
 import { fileURLToPath } from "node:url";
-import { evalScripted } from "@vf-rl/test-support";
 import { fixedReply, type ReplyFn, referenceReplies } from "@vf-rl/core/testing";
+import { evalScripted } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

@@ -4,8 +4,8 @@
 // report sees both ends of the reward in every group. With no model named it runs on the built-in
 // model, whose context holds wiki-search's first prompt.
 import { fileURLToPath } from "node:url";
-import { runVf } from "@vf-rl/test-support";
 import { type ReplyFn, referenceReplies, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 

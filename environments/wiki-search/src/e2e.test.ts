@@ -9,8 +9,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { evalScripted, runVf, VF_BIN } from "@vf-rl/test-support";
 import { fixedReply, type ReplyFn, referenceReplies, startScriptedServer } from "@vf-rl/core/testing";
+import { evalScripted, runVf, VF_BIN } from "@vf-rl/test-support";
 import { describe, expect, it } from "vitest";
 import { loadEnvironment } from "./index.ts";
 
