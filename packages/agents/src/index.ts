@@ -9,6 +9,9 @@
  *   capabilities, limits), where an engine runs.
  * - `subprocessRuntime`: plain child processes in a folder, for debugging; isolates nothing.
  *
+ * And vf's own harnesses (`HARNESSES`, by id): `bashHarness`, a small coding agent with a bash tool
+ * that runs in the runtime, and `chatHarness`, the plain chat loop with the task's MCP tools.
+ *
  * @example
  * import { localRuntime } from "@vf-rl/agents";
  * const runtime = await localRuntime().create(task, { interceptionUrl });
@@ -18,6 +21,9 @@
 
 export { ContainerRuntimeOptions, type ContainerRuntimeOptionsInput } from "./container/container-options.ts";
 export { containerRuntime, findContainerEngine } from "./container/container-runtime.ts";
+export { BASH_SYSTEM_PROMPT, BashHarnessOptions, bashHarness } from "./harnesses/bash/bash-harness.ts";
+export { chatHarness } from "./harnesses/chat/chat-harness.ts";
+export { HARNESSES, harnessById } from "./harnesses/index.ts";
 export { LocalRuntimeOptions, type LocalRuntimeOptionsInput } from "./local/local-options.ts";
 export { localRuntime } from "./local/local-runtime.ts";
 export { DEFAULT_PORTS, type NetworkPlan, networkPlan } from "./network/network-plan.ts";

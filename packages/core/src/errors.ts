@@ -230,6 +230,31 @@ export class OverlongPromptError extends ModelError {}
 /** A tool call could not run. */
 export class ToolError extends RolloutError {}
 
+/**
+ * An agent program (a harness) failed: it threw, exited with an error while no limit ended it, or
+ * did not stop when its time was up. Recorded on the rollout, whose trace holds what it printed.
+ */
+export class HarnessError extends RolloutError {
+  constructor(
+    message: string,
+    readonly harness: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** A taskset's `score` failed: the rollout scores 0 and the error is recorded on it. */
+export class TasksetScoreError extends RolloutError {
+  constructor(
+    message: string,
+    readonly taskset: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 /** The tool call arguments were not valid JSON or failed the tool's schema. */
 export class ToolParseError extends ToolError {}
 

@@ -57,6 +57,23 @@ export const TokenUsage = z.object({
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
+/**
+ * The trace of an agent program's rollout (core/agents' `AgentTrace`), kept whole on its row: every
+ * model call, the message graph, the tool results the host rewrote, how the run ended. Rows of
+ * environments' own rollouts have none. The calls and nodes are checked as lists only: their shape
+ * is core/agents', which reads them back.
+ */
+export const AgentTraceRecord = z.object({
+  calls: z.array(z.unknown()),
+  nodes: z.array(z.unknown()),
+  toolResults: z.array(z.unknown()).default([]),
+  stop: z.string(),
+  errors: z.array(z.object({ type: z.string(), message: z.string() })).default([]),
+  exitCode: z.number().int().nullable(),
+  output: z.string().default(""),
+});
+export type AgentTraceRecord = z.infer<typeof AgentTraceRecord>;
+
 /** One rollout as a line of results.jsonl, in verifiers' field names (readers of either ecosystem share it). */
 export const RolloutRecord = z.object({
   /** Row of the dataset; the same for every rollout of that row, groups are keyed by it. */
@@ -82,5 +99,7 @@ export const RolloutRecord = z.object({
   trajectory: z.array(TrajectoryStep).default([]),
   /** Extra state keys the user asked for with -C/--state-columns. */
   state: z.record(z.string(), z.unknown()).optional(),
+  /** The agent program's trace, on rows of agent rollouts (a taskset worked on by a harness). */
+  trace: AgentTraceRecord.optional(),
 });
 export type RolloutRecord = z.infer<typeof RolloutRecord>;

@@ -7,6 +7,7 @@
  * The row saved to results.jsonl is made from a finished state in `to-record.ts`.
  */
 import { randomUUID } from "node:crypto";
+import type { AgentTrace } from "../agents/agent-trace.ts";
 import type { ModelResponse, SamplingArgs } from "../client/model-client.ts";
 import { errorChain, isRetryable } from "../errors.ts";
 import type { AssistantMessage, Messages } from "../messages/message.ts";
@@ -96,6 +97,8 @@ export interface RolloutState<Data = Record<string, unknown>> {
   data: Data;
   /** Aborted on cancellation or timeout; pass it to anything long-running. */
   readonly signal: AbortSignal;
+  /** What the agent program did, when a harness ran the rollout (core/agents); saved on its row. */
+  trace?: AgentTrace;
 }
 
 /** Token usage summed over the turns of a rollout. */

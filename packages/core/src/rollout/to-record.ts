@@ -57,6 +57,7 @@ export function toRecord<Data>(state: RolloutState<Data>, options: ToRecordOptio
   };
   if (state.toolDefs.length > 0) record.tool_defs = state.toolDefs;
   if (options.stateColumns?.length) record.state = stateColumns(state, options.stateColumns);
+  if (state.trace) record.trace = state.trace;
   return record;
 }
 

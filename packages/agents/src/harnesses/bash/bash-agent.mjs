@@ -1,0 +1,167 @@
+// vf's bash agent, the reference harness: a whole coding agent in one file, plain JavaScript for
+// Node 20 with no dependencies. It runs inside the rollout's runtime, in the task's working folder,
+// and speaks chat completions to vf's interception server (which forwards to the model and records
+// the trace). The model has two tools: `bash` runs a command in the working folder and returns its
+// output (cut in the middle past `maxOutputChars`) and exit code; `write_file` writes a file. The
+// loop ends when the model answers without a tool call (exit 0) or a model call fails, e.g. because
+// vf ended the run at a limit (exit 1, the reason on stderr).
+//
+// bash-harness.ts pipes this file to `node --input-type=module -` after a line that sets
+// `globalThis.vfAgentConfig`; by hand: `node bash-agent.mjs config.json`, with the same fields:
+// { baseUrl, apiKey, model, messages, maxOutputChars, commandTimeoutSeconds }.
+import { spawn } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+
+const config = globalThis.vfAgentConfig ?? JSON.parse(await readFile(process.argv[2], "utf8"));
+
+const TOOLS = [
+  {
+    type: "function",
+    function: {
+      name: "bash",
+      description:
+        "Run a bash command in the working folder and get its output (stdout and stderr) and exit code. Each command runs in a fresh shell.",
+      parameters: {
+        type: "object",
+        properties: { command: { type: "string", description: "The command, e.g. `ls -la` or `npm test`." } },
+        required: ["command"],
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "write_file",
+      description: "Write a file in the working folder, creating it (and its folders) or replacing it.",
+      parameters: {
+        type: "object",
+        properties: {
+          path: { type: "string", description: "The file's path, relative to the working folder." },
+          content: { type: "string", description: "The whole new content of the file." },
+        },
+        required: ["path", "content"],
+      },
+    },
+  },
+];
+
+/** One model call: the assistant message it answered. */
+async function complete(messages) {
+  const response = await fetch(`${config.baseUrl}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${config.apiKey}` },
+    body: JSON.stringify({ model: config.model, messages, tools: TOOLS }),
+  });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new Error(`the model call failed (${response.status}): ${body?.error?.message ?? "no message"}`);
+  }
+  const message = body?.choices?.[0]?.message;
+  if (!message) throw new Error("the model's answer holds no message");
+  return message;
+}
+
+/** Runs a command in a shell of its own; resolves with its output and how it ended. */
+function bash(command) {
+  return new Promise((done) => {
+    const child = spawn("bash", ["-c", command], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const output = keptOutput(config.maxOutputChars);
+    child.stdout.setEncoding("utf8").on("data", output.add);
+    child.stderr.setEncoding("utf8").on("data", output.add);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, "SIGKILL"); // the command and everything it started
+      } catch {}
+    }, config.commandTimeoutSeconds * 1000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      done(`the command could not start: ${error.message}`);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const end = timedOut
+        ? `[killed after ${config.commandTimeoutSeconds} s]`
+        : `[exit code ${code ?? signal}]`;
+      done(`${output.text()}${end}`);
+    });
+  });
+}
+
+/** The start and the end of a stream of text, at most `max` characters, with what was cut in between. */
+function keptOutput(max) {
+  const half = Math.floor(max / 2);
+  let head = "";
+  let tail = "";
+  let total = 0;
+  return {
+    add: (chunk) => {
+      total += chunk.length;
+      if (head.length < half) {
+        const room = half - head.length;
+        head += chunk.slice(0, room);
+        chunk = chunk.slice(room);
+      }
+      tail = (tail + chunk).slice(-half);
+    },
+    text: () => {
+      const cut = total - head.length - tail.length;
+      const middle = cut > 0 ? `\n[... ${cut} characters cut ...]\n` : "";
+      const text = head + middle + tail;
+      return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+    },
+  };
+}
+
+/** What a tool call comes to, as the tool message's content. */
+async function runTool(call) {
+  let args;
+  try {
+    args = JSON.parse(call.function.arguments || "{}");
+  } catch {
+    return "error: the arguments are not valid JSON";
+  }
+  switch (call.function.name) {
+    case "bash":
+      if (typeof args.command !== "string") return "error: bash needs a `command` string";
+      console.log(`$ ${args.command}`);
+      return bash(args.command);
+    case "write_file": {
+      if (typeof args.path !== "string" || typeof args.content !== "string") {
+        return "error: write_file needs `path` and `content` strings";
+      }
+      const path = resolve(args.path);
+      console.log(`> ${args.path} (${args.content.length} characters)`);
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, args.content);
+        return `wrote ${args.path}`;
+      } catch (error) {
+        return `error: ${error.message}`;
+      }
+    }
+    default:
+      return `error: there is no tool "${call.function.name}": use bash or write_file`;
+  }
+}
+
+const messages = [...config.messages];
+try {
+  for (;;) {
+    const reply = await complete(messages);
+    messages.push(reply);
+    const calls = reply.tool_calls ?? [];
+    if (calls.length === 0) {
+      console.log(reply.content ?? "");
+      break;
+    }
+    for (const call of calls) {
+      messages.push({ role: "tool", tool_call_id: call.id, content: await runTool(call) });
+    }
+  }
+} catch (error) {
+  console.error(`vf-bash-agent: ${error.message}`);
+  process.exitCode = 1;
+}
