@@ -1,0 +1,9 @@
+// Codex, installed from npm by the harness's prepare, driven offline by the scripted model through
+// the interception server over OpenAI Responses: its exec_command tool writes answer.txt.
+import { describeCliHarness } from "../npm-cli/cli-harness.contract.ts";
+import { codexHarness } from "./codex-harness.ts";
+
+describeCliHarness({
+  harness: codexHarness(),
+  writeAnswer: { name: "exec_command", arguments: { cmd: "echo 42 > answer.txt" } },
+});
