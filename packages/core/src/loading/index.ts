@@ -1,5 +1,6 @@
 /**
- * @vf-rl/core/loading: finding environment packages by id, reading their manifest, loading them,
+ * @vf-rl/core/loading: finding environment packages by id, reading their manifest, loading them
+ * (and taskset packages, `"kind": "taskset"`),
  * starting a child process on a module that is TypeScript from source and JavaScript built, and
  * importing an optional package with a one-line install hint when it is missing.
  */
@@ -12,4 +13,5 @@ export {
   managedEnvironmentsDir,
 } from "./find-environment.ts";
 export { loadEnvironmentById } from "./load-environment.ts";
+export { loadTaskset } from "./load-taskset.ts";
 export { type NodeCommand, nodeCommand } from "./node-command.ts";

@@ -17,6 +17,10 @@
  * `api_key_var`, `api_client_type`, `headers` / `header`, `headers_from_state` / `header_from_state`.
  *
  * `[[ablation]]` blocks sweep values (ablation.ts); each combination is one more evaluation.
+ *
+ * Agents: `harness = "bash"` and `runtime = "local"` (`--harness`, `--runtime`), or verifiers v1's
+ * and prime-rl's `[eval.env.taskset]` / `[eval.env.harness]` / `[eval.env.runtime]` tables
+ * (env-tables.ts).
  */
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "@vf-rl/core";
@@ -28,11 +32,13 @@ import { z } from "zod";
 import { isHttpUrl, MAX_TIMEOUT_SECONDS } from "../../flag-values.ts";
 import { checkInputPath } from "../../path-checks.ts";
 import { expandAblation } from "./ablation.ts";
+import { readEnvTables } from "./env-tables.ts";
 import {
   applySettings,
   EVAL_SETTINGS,
   type EvalSetting,
   emptyDraft,
+  RUNTIME_TYPES,
   type SettingKind,
   type SpecDraft,
 } from "./eval-settings.ts";
@@ -70,6 +76,7 @@ const KIND_SCHEMAS: Record<SettingKind, z.ZodType> = {
   "dataset-name": z
     .string()
     .refine(isDatasetName, `must be a Hugging Face dataset name: ${DATASET_NAME_RULE}`),
+  runtime: z.enum(RUNTIME_TYPES),
 };
 
 /** Every config key of the settings, with its schema; `block`: an [[eval]] block's (blockOnly keys too). */
@@ -147,7 +154,7 @@ export async function loadEvalConfig(
     return expandAblation(block, where).map((cell) => ({ ...cell, where: `${where} (${cell.label})` }));
   });
   return [...written, ...swept].map(({ block: value, where, label }) => {
-    const block = EvalBlock.safeParse(value);
+    const block = EvalBlock.safeParse(readEnvTables(value, where));
     if (!block.success) throw new ConfigError(describeConfigIssues(block.error, where, KNOWN_KEYS));
     const data = block.data as EvalBlock;
     const set = (key: string) => data[key] !== undefined || globals[key] !== undefined;

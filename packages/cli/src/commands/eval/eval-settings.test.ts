@@ -32,6 +32,7 @@ const SAMPLES: Record<SettingKind, { flag: string | true; config: unknown }> = {
   provider: { flag: "openrouter", config: "openrouter" },
   "client-type": { flag: "openai_responses", config: "openai_responses" },
   "dataset-name": { flag: "me/evals", config: "me/evals" },
+  runtime: { flag: "subprocess", config: "subprocess" },
 };
 
 let dir: string;

@@ -9,6 +9,8 @@
  * It loads no more than the command's declaration may (flag parsers, the provider list): the zod
  * schemas of the kinds are built in eval-config.ts, when a config is read.
  */
+
+import { UsageError } from "../../cli-errors.ts";
 import {
   countOrAllFlag,
   headerFlag,
@@ -45,7 +47,12 @@ export type SettingKind =
   | "headers-from-state"
   | "provider"
   | "client-type"
-  | "dataset-name";
+  | "dataset-name"
+  | "runtime";
+
+/** Where agents run (`--runtime`): @vf-rl/agents' local sandbox, a container, or plain subprocesses. */
+export const RUNTIME_TYPES = ["local", "container", "subprocess"] as const;
+export type RuntimeType = (typeof RUNTIME_TYPES)[number];
 
 /** A spec as it is built: settings land in it one by one (`sampling` and the header tables merge). */
 export type SpecDraft = Partial<EvalSpec> & {
@@ -113,7 +120,15 @@ export function flagParser(
       return providerFlag;
     case "dataset-name":
       return datasetNameFlag;
+    case "runtime":
+      return runtimeFlag;
   }
+}
+
+function runtimeFlag(value: string): RuntimeType {
+  const found = RUNTIME_TYPES.find((type) => type === value);
+  if (found) return found;
+  throw new UsageError(`--runtime "${value}" is not a runtime: use one of ${RUNTIME_TYPES.join(", ")}`);
 }
 
 /** The settings of one evaluation, in the order `vf eval --help` lists them. */
@@ -231,6 +246,20 @@ export const EVAL_SETTINGS: readonly EvalSetting[] = [
     into: (spec, value: Record<string, unknown>) => {
       spec.sampling = { ...spec.sampling, ...value };
     },
+  },
+  {
+    flags: "--harness <id>",
+    help: "the agent program that works on each task: bash, chat (default for a taskset: bash; an environment runs as a taskset, chat being its own turn loop)",
+    kind: "text",
+    config: ["harness"],
+    into: "harness",
+  },
+  {
+    flags: "--runtime <type>",
+    help: `where each agent runs: ${RUNTIME_TYPES.join(", ")} (default local, a sandbox; subprocess isolates nothing)`,
+    kind: "runtime",
+    config: ["runtime"],
+    into: "runtime",
   },
   {
     flags: "-a, --env-args <json>",

@@ -6,6 +6,7 @@ import { ApiClientType } from "@vf-rl/core/client";
 import { PROVIDERS, type ProviderName } from "@vf-rl/core/providers";
 import { z } from "zod";
 import { UsageError } from "../../cli-errors.ts";
+import { RUNTIME_TYPES } from "./eval-settings.ts";
 
 export const EvalSpec = z
   .object({
@@ -17,6 +18,13 @@ export const EvalSpec = z
     /** `name` of its config block: saved in metadata.json, and names the run's folder instead of the env id. */
     name: z.string().min(1).optional(),
     envArgs: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * The agent program working on each task (--harness): a taskset's default is bash; with it, an
+     * environment runs as a taskset (chat: its own turn loop). Absent for an environment: its own run.
+     */
+    harness: z.string().min(1).optional(),
+    /** Where each agent runs (--runtime); default local. */
+    runtime: z.enum(RUNTIME_TYPES).optional(),
     /** Settings applied to the loaded environment (`-x`), e.g. max_turns. */
     extraEnvKwargs: z.record(z.string(), z.unknown()).default({}),
     /** A model id or an endpoint_id of the registry; absent: the built-in local model. */

@@ -1,18 +1,19 @@
 /**
- * Runs one evaluation for `vf eval`: loads the environment, fills the gaps in the spec from its
+ * Runs one evaluation for `vf eval`: loads the environment (or a taskset and a harness, as one:
+ * load-eval-env.ts), fills the gaps in the spec from its
  * package defaults (then 5 examples × 3 rollouts), connects to the model (through the command's
  * pool), evaluates with its entry on the progress board, and prints verifiers' summary or, with
  * --json, metadata.json's fields. Whether a run that stopped early or failed every rollout fails
  * the command is decided by the caller (run-evaluations.ts).
  */
 import { type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
-import { loadEnvironmentById } from "@vf-rl/core/loading";
 import type { Output } from "../../terminal/output.ts";
 import type { ModelPool } from "./connect-model.ts";
 import { openEnvServer } from "./env-server-runner.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
 import { formatSummary } from "./format-summary.ts";
 import type { Heartbeat } from "./heartbeat.ts";
+import { loadEvalEnv } from "./load-eval-env.ts";
 import type { EvalProgress, ProgressBoard } from "./progress-board.ts";
 
 const DEFAULT_EXAMPLES = 5;
@@ -38,16 +39,12 @@ export interface EvalContext {
 
 export async function runEval(spec: EvalSpec, context: EvalContext): Promise<EvaluateResult> {
   const { settings, io, board, progress } = context;
-  const loaded = await loadEnvironmentById(spec.envId, {
-    args: spec.envArgs,
-    ...(spec.envDirPath ? { envDir: spec.envDirPath } : {}),
-  });
+  const loaded = await loadEvalEnv(spec, { envServer: settings.envServer !== undefined });
   const { env, packageJson } = loaded;
   progress.label = spec.label ? `${loaded.id} [${spec.label}]` : loaded.id;
   const tag = context.several ? `${progress.label}: ` : "";
   const warn = (warning: string) => io.err(`${io.colour.err.yellow("warning:")} ${tag}${warning}`);
   try {
-    env.configure(spec.extraEnvKwargs);
     const numExamples = spec.numExamples ?? packageJson.vf.numExamples ?? DEFAULT_EXAMPLES;
     const rolloutsPerExample =
       spec.rolloutsPerExample ?? packageJson.vf.rolloutsPerExample ?? DEFAULT_ROLLOUTS;
