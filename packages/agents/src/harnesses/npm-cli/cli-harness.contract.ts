@@ -123,7 +123,7 @@ export function describeCliHarness(cli: CliHarnessUnderTest): void {
       it("writes answer.txt with its own tool when the scripted model calls it, and the trace holds both calls", async () => {
         const { result, answer, trace } = await rollout();
         expect(result.exitCode, result.output).toBe(0);
-        expect(answer?.trim()).toBe("42");
+        expect(answer?.trim(), result.output).toBe("42");
 
         const asked = trace.calls.findIndex((call) =>
           call.reply?.tool_calls?.some((tc) => tc.function.name === cli.writeAnswer.name),
@@ -149,7 +149,7 @@ export function describeCliHarness(cli: CliHarnessUnderTest): void {
           const connects: string[] = [];
           const { result, answer } = await rollout({ wrap: (runtime) => traced(runtime, connects) });
           expect(result.exitCode, result.output).toBe(0);
-          expect(answer?.trim()).toBe("42");
+          expect(answer?.trim(), result.output).toBe("42");
           const elsewhere = connects.filter((line) => !line.includes(`sin_port=htons(${port})`));
           expect(connects.length).toBeGreaterThan(0);
           expect(elsewhere).toEqual([]);

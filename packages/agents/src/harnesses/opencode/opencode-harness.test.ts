@@ -1,0 +1,12 @@
+// opencode, installed from npm by the harness's prepare, driven offline by the scripted model
+// through the interception server over chat completions: its bash tool writes answer.txt.
+import { describeCliHarness } from "../npm-cli/cli-harness.contract.ts";
+import { opencodeHarness } from "./opencode-harness.ts";
+
+describeCliHarness({
+  harness: opencodeHarness(),
+  writeAnswer: {
+    name: "bash",
+    arguments: { command: "echo 42 > answer.txt", description: "Write the answer" },
+  },
+});
