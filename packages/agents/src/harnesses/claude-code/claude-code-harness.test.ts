@@ -5,6 +5,7 @@ import { claudeCodeHarness } from "./claude-code-harness.ts";
 
 describeCliHarness({
   harness: claudeCodeHarness(),
+  sandboxUid: 64301,
   writeAnswer: {
     name: "Bash",
     arguments: { command: "echo 42 > answer.txt", description: "Write the answer" },

@@ -5,5 +5,8 @@ import { codexHarness } from "./codex-harness.ts";
 
 describeCliHarness({
   harness: codexHarness(),
+  sandboxUid: 64302,
+  localSkip:
+    "the local sandbox refuses prctl(PR_SET_PDEATHSIG), which Codex calls for every command it runs (its exec_command tool fails with EPERM)",
   writeAnswer: { name: "exec_command", arguments: { cmd: "echo 42 > answer.txt" } },
 });

@@ -3,18 +3,26 @@
  * real CLI: installed by `prepare` into a shared cache (once; CI has the npm registry), pointed at
  * the interception server, in front of the scripted model server. The scripted model calls the
  * CLI's own tool to write answer.txt, then ends its turn; the file is there, and the trace holds
- * both calls. Under strace, the CLI connects to nothing but the interception server. A cancelled
- * rollout ends the CLI and everything it started.
+ * both calls, in the subprocess runtime and in the local sandbox (the cache folder shown read-only).
+ * Under strace, the CLI connects to nothing but the interception server. A cancelled rollout ends
+ * the CLI and everything it started.
  */
 import { execFileSync } from "node:child_process";
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Messages } from "@vf-rl/core";
-import { AgentTask, type ExecOptions, type Runtime, startInterceptionServer } from "@vf-rl/core/agents";
+import {
+  AgentTask,
+  type ExecOptions,
+  type Runtime,
+  type RuntimeFactory,
+  startInterceptionServer,
+} from "@vf-rl/core/agents";
 import { createModelClient } from "@vf-rl/core/client";
 import { byPrompt, type ScriptedReply, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localRuntime } from "../../local/local-runtime.ts";
 import { subprocessRuntime } from "../../subprocess/subprocess-runtime.ts";
 import type { NpmCliHarness } from "./npm-cli-harness.ts";
 
@@ -27,6 +35,10 @@ export interface CliHarnessUnderTest {
   writeAnswer: { name: string; arguments: Record<string, unknown> };
   /** Why the suite cannot run here; it runs when undefined. */
   skip?: string | undefined;
+  /** Why the CLI cannot run in the local sandbox runtime; that test runs when undefined. */
+  localSkip?: string | undefined;
+  /** The user the local sandbox runs as (vf as root), one per test file. */
+  sandboxUid: number;
 }
 
 /**
@@ -97,11 +109,18 @@ export function describeCliHarness(cli: CliHarnessUnderTest): void {
         await model?.close();
       });
 
-      /** One rollout in a subprocess runtime; `wrap` may change how the runtime runs programs. */
-      async function rollout(options: { signal?: AbortSignal; wrap?: (runtime: Runtime) => Runtime } = {}) {
+      /** One rollout (in a subprocess runtime by default); `wrap` may change how the runtime runs programs. */
+      async function rollout(
+        options: {
+          runtimes?: RuntimeFactory;
+          signal?: AbortSignal;
+          wrap?: (runtime: Runtime) => Runtime;
+        } = {},
+      ) {
         const task = answerTask();
         const registered = server.register({ client, model: "scripted", servedModel: MODEL });
-        const made = await subprocessRuntime({ quiet: true }).create(task, { interceptionUrl: server.url });
+        const runtimes = options.runtimes ?? subprocessRuntime({ quiet: true });
+        const made = await runtimes.create(task, { interceptionUrl: server.url });
         const runtime = options.wrap ? options.wrap(made) : made;
         try {
           const result = await harness.run({
@@ -140,6 +159,21 @@ export function describeCliHarness(cli: CliHarnessUnderTest): void {
           expect(call.model).toBe(MODEL);
         }
       });
+
+      it.skipIf(cli.localSkip !== undefined)(
+        `does the same in the local sandbox runtime, the CLI's folder shown read-only${cli.localSkip ? ` (skipped: ${cli.localSkip})` : ""}`,
+        async () => {
+          const runtimes = localRuntime({
+            readOnlyPaths: [harness.installDir(TEST_CACHE_DIR)],
+            sandboxUid: cli.sandboxUid,
+          });
+          const { result, answer, trace } = await rollout({ runtimes });
+          expect(result.exitCode, result.output).toBe(0);
+          expect(answer?.trim(), result.output).toBe("42");
+          const replies = trace.calls.map((call) => call.reply?.content);
+          expect(replies).toContain("Done: answer.txt holds 42.");
+        },
+      );
 
       const strace = hasStrace();
       it.skipIf(!strace)(

@@ -5,6 +5,7 @@ import { opencodeHarness } from "./opencode-harness.ts";
 
 describeCliHarness({
   harness: opencodeHarness(),
+  sandboxUid: 64304,
   writeAnswer: {
     name: "bash",
     arguments: { command: "echo 42 > answer.txt", description: "Write the answer" },

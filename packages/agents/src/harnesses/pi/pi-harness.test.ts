@@ -5,5 +5,6 @@ import { piHarness } from "./pi-harness.ts";
 
 describeCliHarness({
   harness: piHarness(),
+  sandboxUid: 64303,
   writeAnswer: { name: "bash", arguments: { command: "echo 42 > answer.txt" } },
 });
