@@ -11,6 +11,8 @@
 // { baseUrl, apiKey, model, messages, maxOutputChars, commandTimeoutSeconds }.
 import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import http from "node:http";
+import https from "node:https";
 import { dirname, resolve } from "node:path";
 
 const config = globalThis.vfAgentConfig ?? JSON.parse(await readFile(process.argv[2], "utf8"));
@@ -46,20 +48,47 @@ const TOOLS = [
   },
 ];
 
-/** One model call: the assistant message it answered. */
+/** One model call: the assistant message it answered. (node:http, not fetch: fetch costs a start.) */
 async function complete(messages) {
-  const response = await fetch(`${config.baseUrl}/chat/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${config.apiKey}` },
-    body: JSON.stringify({ model: config.model, messages, tools: TOOLS }),
-  });
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new Error(`the model call failed (${response.status}): ${body?.error?.message ?? "no message"}`);
+  const body = JSON.stringify({ model: config.model, messages, tools: TOOLS });
+  const { status, text } = await post(`${config.baseUrl}/chat/completions`, body);
+  let answer = null;
+  try {
+    answer = JSON.parse(text);
+  } catch {}
+  if (status < 200 || status >= 300) {
+    throw new Error(
+      `the model call failed (${status}): ${answer?.error?.message ?? (text.slice(0, 200) || "no message")}`,
+    );
   }
-  const message = body?.choices?.[0]?.message;
+  const message = answer?.choices?.[0]?.message;
   if (!message) throw new Error("the model's answer holds no message");
   return message;
+}
+
+/** POSTs JSON; resolves with the status and the body's text. */
+function post(url, body) {
+  const { request } = url.startsWith("https:") ? https : http;
+  return new Promise((done, fail) => {
+    const req = request(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        authorization: `Bearer ${config.apiKey}`,
+      },
+    });
+    req.on("error", fail);
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (chunk) => {
+        text += chunk;
+      });
+      res.on("end", () => done({ status: res.statusCode ?? 0, text }));
+      res.on("error", fail);
+    });
+    req.end(body);
+  });
 }
 
 /** Runs a command in a shell of its own; resolves with its output and how it ended. */
