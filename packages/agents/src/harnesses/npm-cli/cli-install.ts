@@ -123,7 +123,7 @@ function npmInstall(scratch: string, options: CliInstallOptions): Promise<void> 
       const network = NETWORK_CODES.exec(stderr)?.[1];
       const reason = network
         ? `the npm registry cannot be reached (${network})`
-        : `npm exited with ${code}: ${lastLine(stderr)}`;
+        : `npm exited with ${code}: ${npmReason(stderr)}`;
       const hint = network
         ? "connect this machine to the registry (npm config get registry), or prepare the harness once where there is one and copy the cache folder"
         : "run the same npm install by hand to see the whole error";
@@ -134,13 +134,15 @@ function npmInstall(scratch: string, options: CliInstallOptions): Promise<void> 
   });
 }
 
-/** npm's last meaningful error line, without its "npm error" prefix. */
-function lastLine(stderr: string): string {
+/** npm's reason: the line after its error code (npm prints the code, then what happened), else its last line. */
+function npmReason(stderr: string): string {
   const lines = stderr
     .split("\n")
     .map((line) => line.replace(/^npm (error|ERR!)\s*/, "").trim())
-    .filter((line) => line !== "" && !line.startsWith("A complete log of this run"));
-  return lines.at(-1) ?? "no output";
+    .filter((line) => line !== "" && !/^(errno|syscall) /.test(line) && !line.startsWith("A complete log"));
+  const code = lines.findIndex((line) => line.startsWith("code "));
+  const reason = (code >= 0 ? lines[code + 1] : undefined) ?? lines.at(-1) ?? "no output";
+  return reason.replace(/\.$/, "");
 }
 
 /**
