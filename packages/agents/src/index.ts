@@ -10,7 +10,9 @@
  * - `subprocessRuntime`: plain child processes in a folder, for debugging; isolates nothing.
  *
  * And vf's own harnesses (`HARNESSES`, by id): `bashHarness`, a small coding agent with a bash tool
- * that runs in the runtime, and `chatHarness`, the plain chat loop with the task's MCP tools.
+ * that runs in the runtime, and `chatHarness`, the plain chat loop with the task's MCP tools. Real
+ * agent CLIs from npm, installed at pinned versions into vf's cache by `prepare`: `claudeCodeHarness`,
+ * `codexHarness`, `piHarness`, `opencodeHarness`; `npmCliHarness` makes one of any other.
  *
  * @example
  * import { localRuntime } from "@vf-rl/agents";
@@ -23,7 +25,27 @@ export { ContainerRuntimeOptions, type ContainerRuntimeOptionsInput } from "./co
 export { containerRuntime, findContainerEngine } from "./container/container-runtime.ts";
 export { BASH_SYSTEM_PROMPT, BashHarnessOptions, bashHarness } from "./harnesses/bash/bash-harness.ts";
 export { chatHarness } from "./harnesses/chat/chat-harness.ts";
+export {
+  CLAUDE_CODE_VERSION,
+  type ClaudeCodeHarnessOptions,
+  claudeCodeHarness,
+} from "./harnesses/claude-code/claude-code-harness.ts";
+export { CODEX_VERSION, type CodexHarnessOptions, codexHarness } from "./harnesses/codex/codex-harness.ts";
 export { HARNESSES, harnessById } from "./harnesses/index.ts";
+export { CliInstallError } from "./harnesses/npm-cli/cli-install.ts";
+export {
+  type CliLaunch,
+  type NpmCliHarness,
+  type NpmCliSpec,
+  npmCliHarness,
+  promptText,
+} from "./harnesses/npm-cli/npm-cli-harness.ts";
+export {
+  OPENCODE_VERSION,
+  type OpencodeHarnessOptions,
+  opencodeHarness,
+} from "./harnesses/opencode/opencode-harness.ts";
+export { PI_VERSION, type PiHarnessOptions, piHarness } from "./harnesses/pi/pi-harness.ts";
 export { LocalRuntimeOptions, type LocalRuntimeOptionsInput } from "./local/local-options.ts";
 export { localRuntime } from "./local/local-runtime.ts";
 export { DEFAULT_PORTS, type NetworkPlan, networkPlan } from "./network/network-plan.ts";
