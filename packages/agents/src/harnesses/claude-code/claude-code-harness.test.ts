@@ -6,6 +6,7 @@ import { claudeCodeHarness } from "./claude-code-harness.ts";
 describeCliHarness({
   harness: claudeCodeHarness(),
   sandboxUid: 64301,
+  mcp: true,
   writeAnswer: {
     name: "Bash",
     arguments: { command: "echo 42 > answer.txt", description: "Write the answer" },

@@ -5,7 +5,8 @@
  * may pick (main loop, subagents, the small fast model) is the rollout's model name. It runs
  * headless (`claude -p`, the prompt on stdin), with every permission granted
  * (`--dangerously-skip-permissions`, `IS_SANDBOX=1` so it also runs as root: the runtime confines
- * it), no saved session, and the task's MCP servers only. Telemetry, error reporting, the
+ * it), no saved session, and the task's MCP servers only, every tool offered up front (no
+ * ToolSearch, which a model not trained on Claude Code would not know to call). Telemetry, error reporting, the
  * auto-updater and all other non-essential traffic are off: its only connection is to the
  * interception server.
  *
@@ -59,6 +60,9 @@ function claudeCodeLaunch({ task, model, mcpUrls }: HarnessContext): CliLaunch {
       DISABLE_ERROR_REPORTING: "1",
       DISABLE_AUTOUPDATER: "1",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      // Every tool (the task's MCP tools included) offered up front, not behind its ToolSearch tool,
+      // which a model not trained on Claude Code would not know to call first.
+      ENABLE_TOOL_SEARCH: "false",
       // Claude Code refuses to skip permissions as root unless told it is in a sandbox.
       IS_SANDBOX: "1",
       // For a model it does not know, Claude Code sends mid-conversation system turns (messages

@@ -4,14 +4,15 @@
  * the interception server, in front of the scripted model server. The scripted model calls the
  * CLI's own tool to write answer.txt, then ends its turn; the file is there, and the trace holds
  * both calls, in the subprocess runtime and in the local sandbox (the cache folder shown read-only).
- * Under strace, the CLI connects to nothing but the interception server. A cancelled rollout ends
- * the CLI and everything it started.
+ * The task's MCP servers' tools reach the model under the CLI's own names, and their results come
+ * back. Under strace, the CLI connects to nothing but the interception server. A cancelled rollout
+ * ends the CLI and everything it started.
  */
 import { execFileSync } from "node:child_process";
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Messages } from "@vf-rl/core";
+import { contentText, type Messages, UserError } from "@vf-rl/core";
 import {
   AgentTask,
   type ExecOptions,
@@ -22,6 +23,8 @@ import {
 import { createModelClient } from "@vf-rl/core/client";
 import { byPrompt, type ScriptedReply, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHttpTestServer } from "../../../../core/src/mcp/fixtures/http-test-server.ts";
+import { createTestToolServer } from "../../../../core/src/mcp/fixtures/test-tool-server.ts";
 import { localRuntime } from "../../local/local-runtime.ts";
 import { subprocessRuntime } from "../../subprocess/subprocess-runtime.ts";
 import type { NpmCliHarness } from "./npm-cli-harness.ts";
@@ -35,6 +38,10 @@ export interface CliHarnessUnderTest {
   writeAnswer: { name: string; arguments: Record<string, unknown> };
   /** Why the suite cannot run here; it runs when undefined. */
   skip?: string | undefined;
+  /** Whether the CLI has an MCP client (else a task with MCP servers is refused). */
+  mcp: boolean;
+  /** Why the MCP test cannot pass yet; it runs when undefined. */
+  mcpSkip?: string | undefined;
   /** Why the CLI cannot run in the local sandbox runtime; that test runs when undefined. */
   localSkip?: string | undefined;
   /** The user the local sandbox runs as (vf as root), one per test file. */
@@ -172,6 +179,70 @@ export function describeCliHarness(cli: CliHarnessUnderTest): void {
           expect(answer?.trim(), result.output).toBe("42");
           const replies = trace.calls.map((call) => call.reply?.content);
           expect(replies).toContain("Done: answer.txt holds 42.");
+        },
+      );
+
+      it.skipIf(cli.mcpSkip !== undefined)(
+        cli.mcp
+          ? `offers the task's MCP tools, whose results reach the model${cli.mcpSkip ? ` (skipped: ${cli.mcpSkip})` : ""}`
+          : "refuses a task with MCP tools, having no MCP client",
+        async () => {
+          const tools = await startHttpTestServer(createTestToolServer);
+          // The model calls the MCP server's echo tool, under whatever name the CLI gives it.
+          const mcpModel = await startScriptedServer({
+            reply: byPrompt((messages, request): ScriptedReply => {
+              const last = messages.at(-1);
+              if (last?.role === "tool")
+                return { type: "message", content: `the tool said: ${contentText(last.content)}` };
+              const echo = request.tools?.find((t) => /echo$/.test(t.function.name));
+              if (echo)
+                return {
+                  type: "message",
+                  content: "",
+                  toolCalls: [{ name: echo.function.name, arguments: { text: "hello from mcp" } }],
+                };
+              return { type: "message", content: "ok" };
+            }),
+          });
+          const mcpClient = createModelClient({
+            type: "openai_chat_completions",
+            baseUrl: mcpModel.url,
+            apiKey: "EMPTY",
+            maxRetries: 0,
+          });
+          const task = answerTask();
+          const registered = server.register({ client: mcpClient, model: "scripted", servedModel: MODEL });
+          const runtime = await subprocessRuntime({ quiet: true }).create(task, {
+            interceptionUrl: server.url,
+          });
+          try {
+            const run = harness.run({
+              task,
+              runtime,
+              model: registered.endpoint(harness.api),
+              mcpUrls: [tools.url],
+              signal: new AbortController().signal,
+            });
+            if (!cli.mcp) {
+              await expect(run).rejects.toThrow(UserError);
+              return;
+            }
+            const result = await run;
+            const trace = await registered.end({ exitCode: result.exitCode, output: result.output });
+            expect(result.exitCode, result.output).toBe(0);
+            const replies = trace.calls.map((call) => call.reply?.content);
+            const offered = trace.calls.map((call) => call.tools.map((t) => t.function.name).join(","));
+            expect(replies, `${result.output}\n${offered.join("\n")}`).toContain(
+              "the tool said: hello from mcp",
+            );
+            expect(tools.sessions()).toBeGreaterThan(0);
+          } finally {
+            await registered.end();
+            await runtime.close();
+            await mcpClient.close();
+            await mcpModel.close();
+            await tools.close();
+          }
         },
       );
 

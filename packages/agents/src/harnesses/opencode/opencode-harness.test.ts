@@ -6,6 +6,7 @@ import { opencodeHarness } from "./opencode-harness.ts";
 describeCliHarness({
   harness: opencodeHarness(),
   sandboxUid: 64304,
+  mcp: true,
   writeAnswer: {
     name: "bash",
     arguments: { command: "echo 42 > answer.txt", description: "Write the answer" },

@@ -6,5 +6,6 @@ import { piHarness } from "./pi-harness.ts";
 describeCliHarness({
   harness: piHarness(),
   sandboxUid: 64303,
+  mcp: false,
   writeAnswer: { name: "bash", arguments: { command: "echo 42 > answer.txt" } },
 });
