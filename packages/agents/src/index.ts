@@ -24,6 +24,7 @@
 export { ContainerRuntimeOptions, type ContainerRuntimeOptionsInput } from "./container/container-options.ts";
 export { containerRuntime, findContainerEngine } from "./container/container-runtime.ts";
 export { BASH_SYSTEM_PROMPT, BashHarnessOptions, bashHarness } from "./harnesses/bash/bash-harness.ts";
+export { harnessCacheDir, harnessReadOnlyPaths } from "./harnesses/cache-dir.ts";
 export { chatHarness } from "./harnesses/chat/chat-harness.ts";
 export {
   CLAUDE_CODE_VERSION,

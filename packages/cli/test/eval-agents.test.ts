@@ -109,6 +109,53 @@ describe("vf eval with agents", () => {
     expect(JSON.parse(viewed.stdout)[0]).toMatchObject({ env_id: "coding-tasks", avg_reward: 0.5 });
   });
 
+  it("evaluates Claude Code on the coding taskset with one command, against the model vf is given", async () => {
+    // Claude Code's Bash tool writes 6 in answer.txt whatever the task: right for answer-js-logs only.
+    const claude = await startScriptedServer({
+      reply: (request) => {
+        if (request.messages.at(-1)?.role === "tool") return "Done.";
+        if (!request.tools?.some((tool) => tool.function.name === "Bash")) return "ok";
+        const command = { command: "echo 6 > answer.txt", description: "Write the answer" };
+        return { type: "message", content: "", toolCalls: [{ name: "Bash", arguments: command }] };
+      },
+    });
+    try {
+      const where = await runtime();
+      const run = await runVf(
+        ["eval", "coding-tasks", "--harness", "claude-code", "--runtime", where, "-m", "scripted"].concat([
+          "-b",
+          claude.url,
+          "-n",
+          "5",
+          "-r",
+          "1",
+          "-s",
+          "-o",
+          dir,
+          "--json",
+        ]),
+        // The CLI is installed once into the cache the harness tests share.
+        {
+          env: { VF_HARNESS_CACHE: process.env.VF_HARNESS_CACHE ?? join(tmpdir(), "vf-harness-cache") },
+          timeoutSeconds: 900,
+        },
+      );
+      expect(run.stderr).not.toMatch(/^error:/m);
+      expect(run.code).toBe(0);
+      const summary = JSON.parse(run.stdout);
+      expect(summary).toMatchObject({ env_id: "coding-tasks", num_examples: 5, avg_reward: 0.2 });
+      const right = (await rows(summary.run_dir)).filter((row) => row.reward === 1);
+      expect(right.map((row) => row.task)).toEqual(["answer-js-logs"]);
+      // Claude Code spoke Anthropic Messages to the interception server; the model was called over chat.
+      const asked = right[0]!.trace.calls.filter(
+        (call: { api: string }) => call.api === "anthropic_messages",
+      );
+      expect(asked.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await claude.close();
+    }
+  }, 1_200_000);
+
   it("runs an environment as a taskset with its own chat loop, scoring what vf eval scores", async () => {
     const reverser = await startScriptedServer({
       reply: (request) => {

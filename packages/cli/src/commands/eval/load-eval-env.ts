@@ -76,7 +76,11 @@ export async function loadEvalEnv(spec: EvalSpec, options: { envServer: boolean 
     taskset = own;
     harness = spec.harness === "chat" ? own.harness : agents.harnessById(spec.harness!);
   }
-  const env = new AgentEnv({ taskset, harness, runtimes: runtimeFactory(spec.runtime ?? "local", agents) });
+  // An agent CLI is installed once into the cache, and a local sandbox shows it read-only.
+  const cacheDir = agents.harnessCacheDir();
+  const readOnlyPaths = agents.harnessReadOnlyPaths(harness, cacheDir);
+  const runtimes = runtimeFactory(spec.runtime ?? "local", agents, readOnlyPaths);
+  const env = new AgentEnv({ taskset, harness, runtimes, cacheDir });
   if (inner) env.addTeardown("environment", () => inner.teardown());
   return { env, id, dir: found.dir, packageJson: found.packageJson, agents: true };
 }
@@ -93,10 +97,14 @@ async function configure(env: Environment<any>, settings: Record<string, unknown
 }
 
 /** The runtime factory `--runtime` names. */
-function runtimeFactory(type: RuntimeType, agents: typeof import("@vf-rl/agents")): RuntimeFactory {
+function runtimeFactory(
+  type: RuntimeType,
+  agents: typeof import("@vf-rl/agents"),
+  readOnlyPaths: string[],
+): RuntimeFactory {
   switch (type) {
     case "local":
-      return agents.localRuntime();
+      return agents.localRuntime({ readOnlyPaths });
     case "container":
       return agents.containerRuntime();
     case "subprocess":
