@@ -21,6 +21,11 @@ export interface AgentCall {
   /** The conversation the call sent, as chat messages (tool results as the hook left them). */
   messages: Messages;
   tools: ToolDefinition[];
+  /**
+   * What the agent sent that has no form in the model's request and was left out (a hosted tool, a
+   * block the chat APIs cannot carry), one line each as its dialect says it; empty when nothing was.
+   */
+  dropped: string[];
   /** The sampling settings sent to the model (the agent's, with the task's overrides). */
   sampling: Record<string, unknown>;
   /** The model's answer; null when the call failed. */

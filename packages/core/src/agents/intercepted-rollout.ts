@@ -117,7 +117,17 @@ export class InterceptedRollout {
       sampling,
     };
     const start = Date.now();
-    const base = { api, model: request.model, stream: request.stream, messages, tools, sampling, start };
+    const dropped = request.dropped ?? [];
+    const base = {
+      api,
+      model: request.model,
+      stream: request.stream,
+      messages,
+      tools,
+      dropped,
+      sampling,
+      start,
+    };
     let response: ModelResponse;
     try {
       response = await this.registration.client.chat(chat, {

@@ -2,12 +2,16 @@
  * Anthropic's Messages API (POST /v1/messages), with its headers (the key in `x-api-key`, or as a
  * bearer token as the official SDK now sends it; an `anthropic-version` required) and its error
  * shape. The `system` prompt reads as a system message, tool_use blocks as the assistant's tool
- * calls, tool_result blocks as tool messages and thinking blocks as reasoning; the reply is written
- * as thinking, text and tool_use blocks with a `stop_reason` (end_turn, max_tokens, tool_use,
- * refusal), whole or as the events Claude Code and the SDK's MessageStream read (`message_start` ...
- * `message_stop`).
+ * calls, tool_result blocks as tool messages and thinking blocks as reasoning. Mid-conversation
+ * system turns (`role: "system"` inside `messages`, the beta Claude Code sends to models it does not
+ * know) read as system messages where they stand, and the tools they add or remove change the tools
+ * offered. The reply is written as thinking, text and tool_use blocks with a `stop_reason` (end_turn,
+ * max_tokens, tool_use, refusal), whole or as the events Claude Code and the SDK's MessageStream
+ * read (`message_start` ... `message_stop`). Server tools (web search, code execution, ...), which
+ * have no input schema, are left out and listed in `dropped`.
  */
 import { type Content, contentText, type Message, type ToolCall } from "../messages/message.ts";
+import type { ToolDefinition } from "../tools/tool.ts";
 import {
   type AnswerHead,
   bearerKey,
@@ -50,13 +54,83 @@ function chatContent(blocks: Block[]): Content {
   });
 }
 
-/** The chat messages a request stands for, or why it is refused. */
-function chatMessages(body: Record<string, unknown>): Message[] | string {
+/** A tool definition as a chat function tool, or why it has none (a server tool). */
+function functionTool(tool: Block): ToolDefinition | string {
+  const name = String(tool.name);
+  if (typeof tool.input_schema !== "object" || tool.input_schema === null) {
+    return `tool "${name}" (${String(tool.type)}): a server tool, run by Anthropic's servers, with no input schema to offer the model`;
+  }
+  return {
+    type: "function",
+    function: {
+      name,
+      ...(typeof tool.description === "string" ? { description: tool.description } : {}),
+      parameters: tool.input_schema as Record<string, unknown>,
+    },
+  };
+}
+
+/** A request read: its messages, the tools offered at its end, and what has no chat form. */
+interface ReadRequest {
+  messages: Message[];
+  /** By name, in the order first offered; undefined when the body offers none. */
+  tools: Map<string, ToolDefinition> | undefined;
+  dropped: string[];
+}
+
+/**
+ * A mid-conversation system turn: its text as a system message (none when it has no text), and the
+ * tools it adds or removes applied to `read.tools` (the chat APIs take one list of tools a request,
+ * so the model is offered the tools as they stand at the end of the conversation).
+ */
+function readSystemTurn(turn: Block, read: ReadRequest): void {
+  const blocks: Block[] =
+    typeof turn.content === "string"
+      ? [{ type: "text", text: turn.content }]
+      : ((turn.content ?? []) as Block[]);
+  const text: string[] = [];
+  for (const block of blocks) {
+    if (block.type === "text") text.push(String(block.text ?? ""));
+    else if (block.type === "tool_addition") {
+      const tool = functionTool(((block.tool as Block | undefined)?.definition ?? {}) as Block);
+      if (typeof tool === "string") read.dropped.push(tool);
+      else {
+        read.tools ??= new Map();
+        read.tools.set(tool.function.name, tool);
+      }
+    } else if (block.type === "tool_removal") {
+      read.tools?.delete(String((block.tool as Block | undefined)?.name));
+    } else {
+      read.dropped.push(`a system turn's ${String(block.type)} block, which has no chat form`);
+    }
+  }
+  if (turn.output_config !== undefined) {
+    read.dropped.push("a system turn's output_config (per-turn output settings), which vf does not forward");
+  }
+  const said = text.join("\n\n");
+  if (said !== "") read.messages.push({ role: "system", content: said });
+}
+
+/** The chat messages and tools a request stands for, or why it is refused. */
+function readRequest(body: Record<string, unknown>): ReadRequest | string {
   if (!Array.isArray(body.messages)) return "messages: Field required";
-  const messages: Message[] = [];
+  const read: ReadRequest = { messages: [], tools: undefined, dropped: [] };
+  const { messages } = read;
   const system = text(body.system);
   if (system !== "") messages.push({ role: "system", content: system });
+  if (Array.isArray(body.tools)) {
+    read.tools = new Map();
+    for (const tool of body.tools as Block[]) {
+      const chat = functionTool(tool);
+      if (typeof chat === "string") read.dropped.push(chat);
+      else read.tools.set(chat.function.name, chat);
+    }
+  }
   for (const turn of body.messages as Block[]) {
+    if (turn.role === "system") {
+      readSystemTurn(turn, read);
+      continue;
+    }
     const content =
       typeof turn.content === "string"
         ? [{ type: "text", text: turn.content }]
@@ -96,7 +170,7 @@ function chatMessages(body: Record<string, unknown>): Message[] | string {
       return `messages: unexpected role "${String(turn.role)}"`;
     }
   }
-  return messages;
+  return read;
 }
 
 /** The content blocks of a reply; throws when a tool call's arguments are not a JSON object. */
@@ -165,31 +239,19 @@ export const anthropicDialect: Dialect = {
   read: (body, headers) => {
     if (typeof headers["anthropic-version"] !== "string") return "anthropic-version: header is required";
     if (typeof body.max_tokens !== "number") return "max_tokens: Field required";
-    const messages = chatMessages(body);
-    if (typeof messages === "string") return messages;
+    const read = readRequest(body);
+    if (typeof read === "string") return read;
     const sampling = pickSampling(body, ["max_tokens", "temperature", "top_p", "top_k"], {
       stop_sequences: "stop",
     });
-    // Server tools (web search, bash, ...) have no input schema: only custom tools are kept.
-    const tools = Array.isArray(body.tools)
-      ? (body.tools as Block[])
-          .filter((tool) => typeof tool.input_schema === "object" && tool.input_schema !== null)
-          .map((tool) => ({
-            type: "function" as const,
-            function: {
-              name: String(tool.name),
-              ...(typeof tool.description === "string" ? { description: tool.description } : {}),
-              parameters: tool.input_schema as Record<string, unknown>,
-            },
-          }))
-      : undefined;
     return {
       model: String(body.model),
-      messages,
-      ...(tools !== undefined ? { tools } : {}),
+      messages: read.messages,
+      ...(read.tools !== undefined ? { tools: [...read.tools.values()] } : {}),
       stream: body.stream === true,
       sampling,
       body,
+      ...(read.dropped.length > 0 ? { dropped: read.dropped } : {}),
     };
   },
   keyOf: (headers) => {

@@ -34,6 +34,11 @@ export interface DialectRequest {
   sampling: SamplingArgs;
   /** The body as sent. */
   body: Record<string, unknown>;
+  /**
+   * What the body held that has no chat form and was left out, one line each (e.g. `tool
+   * "web_search" (web_search): a hosted tool ...`), for the trace; absent when nothing was.
+   */
+  dropped?: string[];
 }
 
 /** An answer to write: a model's reply with the fields every API's answer carries. */
