@@ -156,6 +156,41 @@ describe("the interception server", () => {
     expect(trace.calls[1]!.tokens).not.toBeNull();
   });
 
+  it("offers Codex's namespaced MCP tools to the model, says its call back under them, and traces what it left out", async () => {
+    const { model, register } = await setup({
+      reply: byPrompt((_messages, request) => {
+        const echo = request.tools?.find((tool) => tool.function.name.endsWith("echo"));
+        return {
+          type: "message",
+          content: "",
+          toolCalls: [{ name: echo!.function.name, arguments: { text: "hi" } }],
+        };
+      }),
+    });
+    const rollout = register();
+    const { baseUrl, apiKey } = rollout.endpoint("openai_responses");
+    const agent = new OpenAI({ baseURL: baseUrl, apiKey, maxRetries: 0 });
+    const tools = [
+      {
+        type: "namespace",
+        name: "mcp__vf_0",
+        description: "Tools in the mcp__vf_0 namespace.",
+        tools: [{ type: "function", name: "echo", parameters: { type: "object", properties: {} } }],
+      },
+      { type: "web_search" },
+    ] as unknown as OpenAI.Responses.Tool[];
+    const answer = await agent.responses.create({ model: "scripted", input: "Echo hi.", tools });
+    expect(answer.output).toMatchObject([
+      { type: "function_call", name: "echo", namespace: "mcp__vf_0", arguments: '{"text":"hi"}' },
+    ]);
+    expect(model.requests[0]!.tools?.map((tool) => tool.function.name)).toEqual(["mcp__vf_0__echo"]);
+    const [call] = rollout.trace().calls;
+    expect(call!.tools.map((tool) => tool.function.name)).toEqual(["mcp__vf_0__echo"]);
+    expect(call!.dropped).toEqual([
+      `tool "web_search" (web_search): a hosted tool, run by OpenAI's servers, with no function form to offer the model`,
+    ]);
+  });
+
   it("speaks Anthropic Messages, whole and streamed, with count_tokens and the model list, as Claude Code does", async () => {
     const { register } = await setup();
     const rollout = register({ servedModel: "claude-sonnet-vf" });
