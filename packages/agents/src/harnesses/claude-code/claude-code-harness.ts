@@ -65,9 +65,6 @@ function claudeCodeLaunch({ task, model, mcpUrls }: HarnessContext): CliLaunch {
       ENABLE_TOOL_SEARCH: "false",
       // Claude Code refuses to skip permissions as root unless told it is in a sandbox.
       IS_SANDBOX: "1",
-      // For a model it does not know, Claude Code sends mid-conversation system turns (messages
-      // with role "system"), which core's Anthropic dialect does not read yet: ask for none.
-      CLAUDE_CODE_MODEL_CAPABILITIES: "-mid_conv_system,-mid_conv_tool_change",
     },
   };
 }
