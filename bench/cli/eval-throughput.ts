@@ -21,6 +21,14 @@ const flag = (name: string) => {
   const i = process.argv.indexOf(name);
   return i === -1 ? undefined : process.argv[i + 1];
 };
+if (process.argv.includes("--help")) {
+  console.log(`usage: npx tsx bench/cli/eval-throughput.ts [--only 1|64|512] [--env-server N]
+  --only C         only concurrency C (1: 500 rollouts, 64: 5,000, 512: 20,000); default all three
+  --env-server N   the rollouts in an env server pool of N workers (vf eval --env-server -w N)
+Runs this checkout's vf (packages/cli/bin/vf.js) and scripted server; to compare commits, run it
+from a git worktree of each (with its own npm ci), alternating them.`);
+  process.exit(0);
+}
 /** `--env-server N`: rollouts run in an env server pool of N workers (vf eval --env-server -w N). */
 const envServerWorkers = flag("--env-server");
 const only = flag("--only");
