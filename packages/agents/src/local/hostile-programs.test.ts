@@ -104,6 +104,20 @@ describe("a hostile program in the local runtime", () => {
     },
   );
 
+  it("sets its own parent-death signal, as Codex does for each command, and clearing it outlives nothing", async () => {
+    const prctl = (signal: number) =>
+      `import ctypes; libc = ctypes.CDLL(None, use_errno=True); print(libc.prctl(1, ${signal}, 0, 0, 0), ctypes.get_errno(), flush=True)`;
+    // PR_SET_PDEATHSIG reaches only the caller; the sandbox's tie to vf is the init's, outside the filter.
+    expect((await sh(`python3 -c '${prctl(15)}'`)).stdout).toBe("0 0\n");
+    const start = Date.now();
+    const result = await sh(`python3 -c '${prctl(0)}; import time; time.sleep(600)' & wait`, {
+      timeoutMs: 2000,
+    });
+    expect(result).toMatchObject({ exitCode: null, timedOut: true, stdout: "0 0\n" });
+    expect(Date.now() - start).toBeLessThan(10_000);
+    if (AS_ROOT) expect(await eventually(async () => (await processesOf(UID)).length === 0)).toBe(true);
+  });
+
   it("floods its output and is stopped, on stdout or stderr", async () => {
     const flood = await runtime.exec(["sh", "-c", "yes >&2"]);
     expect(flood.exitCode).toBeNull();

@@ -120,7 +120,13 @@ class LocalRuntimeFactory implements RuntimeFactory {
         );
       }
     }
-    const command = await namespaceCommand({ ...this.options, what: "the local agent runtime" });
+    const command = await namespaceCommand({
+      ...this.options,
+      what: "the local agent runtime",
+      // The program is never the namespace's PID 1 (exec-init.py forks it): its own parent-death
+      // signal ties nothing, and Codex sets one for every command it runs.
+      allowParentDeathSignal: true,
+    });
     const stage = await readFile(new URL("./exec-init.py", import.meta.url), "utf8");
     const launch = { command, source: await launcherSource(stage) };
     const trial = await this.open(

@@ -21,4 +21,10 @@ export {
   UNSHARE_FLAGS,
 } from "./namespace-command.ts";
 export { InitProbe, namespaceInit, processState } from "./namespace-init.ts";
-export { REFUSED_CALLS, type RefusedCall, syscallFilter, syscallNumber } from "./syscall-filter.ts";
+export {
+  REFUSED_CALLS,
+  type RefusedCall,
+  type SyscallFilterOptions,
+  syscallFilter,
+  syscallNumber,
+} from "./syscall-filter.ts";

@@ -35,6 +35,8 @@ export interface NamespaceCommandOptions {
   setpriv?: string | undefined;
   /** The unprivileged user the sandbox runs as when vf runs as root. */
   sandboxUid: number;
+  /** Let the program set its own parent-death signal; see `SyscallFilterOptions`. Default false. */
+  allowParentDeathSignal?: boolean;
 }
 
 /** A checked command and the filter its launcher installs. */
@@ -68,7 +70,9 @@ export async function namespaceCommand(options: NamespaceCommandOptions): Promis
       `python3 was not found at ${options.python}: install it (apt-get install python3) or pass the interpreter's path as "python"`,
     );
   }
-  const filter = syscallFilter().toString("hex");
+  const filter = syscallFilter({ allowParentDeathSignal: options.allowParentDeathSignal ?? false }).toString(
+    "hex",
+  );
   const setpriv = await findProgram("setpriv", options.setpriv);
   const prefix = [setpriv, "--pdeathsig", "KILL"];
   if (process.getuid?.() === 0) {

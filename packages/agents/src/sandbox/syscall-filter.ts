@@ -8,7 +8,8 @@
  * limit would not count and which would outlive a call; every other call is allowed. It is not the
  * whole confinement (the launcher's namespaces, private root, limits and dropped capabilities are):
  * it closes the door a nested user namespace would open, where the code would regain mount, chroot
- * and network privileges of its own.
+ * and network privileges of its own. Whether the program may set its own parent-death signal
+ * depends on where the sandbox holds its tie to vf (see `SyscallFilterOptions`).
  */
 import { SandboxError } from "@vf-rl/core";
 
@@ -215,6 +216,21 @@ const TABLES: Record<string, SyscallTable> = {
   riscv64: { auditArch: 0xc00000f3, numbers: GENERIC },
 };
 
+/** Options of `syscallFilter`. */
+export interface SyscallFilterOptions {
+  /** The architecture, as Node names it; default `process.arch`. */
+  arch?: string;
+  /**
+   * Whether the program may set its own parent-death signal (`prctl(PR_SET_PDEATHSIG)`), as Codex
+   * does for every command it starts. The signal only ever reaches the caller, when its parent
+   * dies, so it is a tie to vf only in a sandbox whose code runs as the namespace's PID 1 (the python
+   * environment's worker): there the code could clear it (or set one it ignores) and outlive vf.
+   * Allow it where the program is a child of an init outside the filter (the local agent runtime),
+   * whose end ends every process of the namespace whatever they set. Default false.
+   */
+  allowParentDeathSignal?: boolean;
+}
+
 /** The number of a call on this machine, for tests that make it; undefined where there is no table. */
 export function syscallNumber(name: RefusedCall | "clone", arch: string = process.arch): number | undefined {
   return TABLES[arch]?.numbers[name];
@@ -246,10 +262,14 @@ type Instruction =
   | { op: "ret"; value: number; label?: Label };
 
 /**
- * The filter for `arch` (Node's `process.arch`) as the bytes of a `struct sock_filter` array.
- * Throws a `SandboxError` on an architecture it has no table for, rather than run unfiltered.
+ * The filter as the bytes of a `struct sock_filter` array. Throws a `SandboxError` on an
+ * architecture it has no table for, rather than run unfiltered.
+ *
+ * @example
+ * syscallFilter({ allowParentDeathSignal: true }).toString("hex"); // for a launcher's config
  */
-export function syscallFilter(arch: string = process.arch): Buffer {
+export function syscallFilter(options: SyscallFilterOptions = {}): Buffer {
+  const arch = options.arch ?? process.arch;
   const table = TABLES[arch];
   if (!table) {
     throw new SandboxError(
@@ -272,13 +292,14 @@ export function syscallFilter(arch: string = process.arch): Buffer {
     // implemented", and the C library falls back to clone, whose flags the filter checks.
     { op: "jeq", k: n.clone3, jt: "enosys", jf: "next" },
     { op: "jeq", k: n.clone, jt: "clone", jf: "next" },
-    { op: "jeq", k: n.prctl, jt: "prctl", jf: "next" },
+    ...(options.allowParentDeathSignal ? [] : [{ op: "jeq", k: n.prctl, jt: "prctl", jf: "next" } as const]),
     { op: "jeq", k: n.setsockopt, jt: "setsockopt", jf: "next" },
     ...Object.values(REFUSED_CALLS).flatMap((names) => names.map((name) => refuse(n[name]))),
     { op: "ret", value: RET_ALLOW },
     { op: "load", offset: ARG0, label: "clone" },
     { op: "jset", k: NAMESPACE_CLONE_FLAGS, jt: "eperm", jf: "allow" },
-    // The parent-death signal is what ends the sandbox with its host: the code may not clear it.
+    // Where the code runs as PID 1, its parent-death signal is what ends the sandbox with its host:
+    // it may not change it (see SyscallFilterOptions).
     { op: "load", offset: ARG0, label: "prctl" },
     { op: "jeq", k: PR_SET_PDEATHSIG, jt: "eperm", jf: "allow" },
     // A socket's buffers are kernel memory no address space counts: they stay at the system's
