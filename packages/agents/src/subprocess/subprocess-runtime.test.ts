@@ -1,5 +1,8 @@
 // The subprocess runtime keeps the Runtime contract (it confines nothing, so nothing else is tested
-// of it), and warns once per factory that it isolates nothing.
+// of it), tells a program the folder it runs in (PWD), and warns once per factory that it isolates
+// nothing.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeRuntimeContract, taskWith } from "../runtime.contract.ts";
 import { subprocessRuntime } from "./subprocess-runtime.ts";
@@ -10,6 +13,20 @@ describeRuntimeContract({
 });
 
 describe("the subprocess runtime", () => {
+  it("gives a program the PWD of the folder it runs in, not vf's", async () => {
+    const runtime = await subprocessRuntime({ quiet: true }).create(taskWith(), {
+      interceptionUrl: "http://127.0.0.1:9/v1",
+    });
+    try {
+      const pwd = ["node", "-e", "process.stdout.write(process.env.PWD)"];
+      expect((await runtime.exec(pwd)).stdout).toBe(runtime.workdir);
+      await mkdir(join(runtime.workdir, "src"));
+      expect((await runtime.exec(pwd, { cwd: "src" })).stdout).toBe(join(runtime.workdir, "src"));
+    } finally {
+      await runtime.close();
+    }
+  });
+
   it("warns once per factory that agents run unconfined", async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.message);

@@ -1,6 +1,7 @@
 /**
  * The subprocess runtime, for debugging a harness: a folder with the task's files, and programs run
- * there as plain child processes of vf, with vf's user, vf's network and vf's PATH. Nothing is
+ * there as plain child processes of vf, with vf's user, vf's network and vf's PATH (its other
+ * variables too, but for HOME, TMPDIR and PWD, which name the runtime's folders). Nothing is
  * isolated (a warning says so once per factory): an agent can read and write the whole machine and
  * reach any host, and a process that leaves its process group outlives `close()` and vf. It gives
  * the agent a home of its own in the folder, so it does not read or change the user's settings.
@@ -95,9 +96,11 @@ class SubprocessRuntime implements Runtime {
     const [program, ...args] = argv;
     if (program === undefined) throw new SandboxError("exec needs a program: pass [program, ...args]");
     const home = join(this.path, "home");
+    const cwd = options.cwd === undefined ? this.workdir : insidePath(this.workdir, options.cwd);
     const child = spawn(program, args, {
-      cwd: options.cwd === undefined ? this.workdir : insidePath(this.workdir, options.cwd),
-      env: { ...process.env, HOME: home, TMPDIR: home, ...options.env },
+      cwd,
+      // PWD names the folder it runs in, not vf's: programs that read it (opencode) work there.
+      env: { ...process.env, HOME: home, TMPDIR: home, PWD: cwd, ...options.env },
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       // Its own process group, so that a kill reaches what it started.
       detached: true,

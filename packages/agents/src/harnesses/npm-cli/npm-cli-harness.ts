@@ -85,8 +85,7 @@ export function npmCliHarness(spec: NpmCliSpec): NpmCliHarness {
       const launch = spec.launch(context);
       if (launch.homeFiles) await writeHomeFiles(runtime, launch.homeFiles, spec.id, signal);
       const result = await runtime.exec([bin, ...launch.args], {
-        // PWD too: CLIs that read it (opencode) would otherwise work in the folder vf was started in.
-        env: { PWD: runtime.workdir, ...launch.env },
+        env: launch.env,
         ...(launch.stdin !== undefined ? { stdin: launch.stdin } : {}),
         signal,
         timeoutMs: NO_TIMEOUT_MS,
