@@ -13,6 +13,7 @@
  * that runs in the runtime, and `chatHarness`, the plain chat loop with the task's MCP tools. Real
  * agent CLIs from npm, installed at pinned versions into vf's cache by `prepare`: `claudeCodeHarness`,
  * `codexHarness`, `piHarness`, `opencodeHarness`; `npmCliHarness` makes one of any other.
+ * `loadAgentEnv` loads a taskset (or an environment with a harness) by id as one `AgentEnv`.
  *
  * @example
  * import { localRuntime } from "@vf-rl/agents";
@@ -47,6 +48,13 @@ export {
   opencodeHarness,
 } from "./harnesses/opencode/opencode-harness.ts";
 export { PI_VERSION, type PiHarnessOptions, piHarness } from "./harnesses/pi/pi-harness.ts";
+export {
+  type LoadAgentEnvOptions,
+  type LoadedAgentEnv,
+  loadAgentEnv,
+  RUNTIME_TYPES,
+  type RuntimeType,
+} from "./load-agent-env.ts";
 export { LocalRuntimeOptions, type LocalRuntimeOptionsInput } from "./local/local-options.ts";
 export { localRuntime } from "./local/local-runtime.ts";
 export { DEFAULT_PORTS, type NetworkPlan, networkPlan } from "./network/network-plan.ts";

@@ -2,18 +2,19 @@
  * One finished vf rollout as a verifiers v1 `Episode` with one `Trace`: the message graph with
  * per-node token ids, sampled mask and logprobs (when the endpoint returned vLLM's token fields),
  * one `ModelCall` per model call (model, sampling, usage, finish reason, timing, error), weighted
- * rewards and metrics, the stop condition in v1's words, errors and phase timing.
+ * rewards and metrics, the stop condition in v1's words, errors and phase timing. An agent's
+ * rollout (`AgentEnv`) carries the harness's trace, whose graph and calls are taken as they are
+ * (trace-graph.ts); its stop, errors and timing are read as v1 reads a harness's.
  */
 import { randomUUID } from "node:crypto";
 import type { Environment, RolloutState } from "@vf-rl/core";
-import { MessageGraph } from "@vf-rl/core/agents";
-import type { ModelResponse } from "@vf-rl/core/client";
+import { AgentEnv, type AgentTrace } from "@vf-rl/core/agents";
 import type { FinishedRollout } from "../server/run-rollouts.ts";
-import { describeError } from "../wire/wire-error.ts";
 import { toV1Message } from "../wire/wire-messages.ts";
-import type { Episode, ModelCall, Trace, TraceError, TraceTask, Usage } from "./episode.ts";
+import type { Episode, Timing, Trace, TraceError, TraceTask } from "./episode.ts";
 import { rewardWeights } from "./reward-weights.ts";
 import { taskHash } from "./task-hash.ts";
+import { agentGraph, turnGraph } from "./trace-graph.ts";
 
 /** What an episode is built from besides the rollout. */
 export interface BuildEpisodeOptions {
@@ -52,20 +53,8 @@ export function buildEpisode(rollout: FinishedRollout, options: BuildEpisodeOpti
 
 function buildTrace(rollout: FinishedRollout, options: BuildEpisodeOptions): Trace {
   const { state, record } = rollout;
-  const startS = state.times.startMs / 1000;
-  const graph = new MessageGraph();
-  const assistantNode = new Map<ModelResponse, number>();
-  for (const turn of state.turns) {
-    const call = rollout.calls.find((c) => c.response === turn.response);
-    const node = graph.commitTurn({
-      prompt: turn.prompt,
-      completion: turn.completion,
-      tokens: turn.response.tokens,
-      timestamp: (call?.endMs ?? state.times.startMs) / 1000,
-    });
-    assistantNode.set(turn.response, node);
-  }
-  graph.commitConversation([...state.prompt, ...state.completion], Date.now() / 1000);
+  const agent = state.trace;
+  const graph = agent ? agentGraph(agent, options.model, rollout.calls) : turnGraph(rollout);
 
   const errors: TraceError[] = [];
   if (state.error) {
@@ -74,6 +63,16 @@ function buildTrace(rollout: FinishedRollout, options: BuildEpisodeOptions): Tra
       message: state.error.message,
       status_code: null,
       traceback: state.error.error_chain_str ?? null,
+    });
+  }
+  if (agent?.stop === "timeout") {
+    // verifiers v1 fails a harness that outlives its time (HarnessError), so trainers skip it.
+    const limit = agent.errors.find((error) => error.type === "timeout")?.message ?? "its time limit is up";
+    errors.push({
+      type: "HarnessError",
+      message: `agent timeout: ${limit}`,
+      status_code: null,
+      traceback: null,
     });
   }
   for (const failure of state.scoringErrors) {
@@ -89,28 +88,30 @@ function buildTrace(rollout: FinishedRollout, options: BuildEpisodeOptions): Tra
     options.env,
     new Set(state.scoringErrors.map((e) => e.function)),
   );
-  const setupEnd = startS + state.times.setupMs / 1000;
-  const agentEnd = setupEnd + state.times.generationMs / 1000;
-  const modelS = state.times.modelMs / 1000;
+  const harness = options.env instanceof AgentEnv ? options.env.harness.id : undefined;
   return {
     version: 1,
     id: randomUUID().replaceAll("-", ""),
     verifiers: { version: options.producer, commit: null },
     task: traceTask(options.taskData),
     agent: {
-      config: { model: options.model, sampling: options.sampling },
+      config: {
+        model: options.model,
+        sampling: options.sampling,
+        ...(harness !== undefined ? { harness: { id: harness } } : {}),
+      },
       runtime: null,
       name: "agent",
       trainable: true,
     },
-    tools: state.toolDefs.map((def) => ({
+    tools: graph.tools.map((def) => ({
       name: def.function.name,
       description: def.function.description ?? "",
       parameters: def.function.parameters,
       ...(def.function.strict !== undefined ? { strict: def.function.strict } : {}),
     })),
     nodes: graph.nodes.map((node) => ({ ...node, message: toV1Message(node.message) })),
-    calls: modelCalls(rollout, assistantNode),
+    calls: graph.calls,
     request_rewrites: [],
     response_rewrites: [],
     rewards,
@@ -122,6 +123,7 @@ function buildTrace(rollout: FinishedRollout, options: BuildEpisodeOptions): Tra
         stop_condition: state.stopCondition,
         is_truncated: state.isTruncated,
         timed_out: state.timedOut,
+        ...(agent && harness !== undefined ? { agent: agentInfo(agent, harness) } : {}),
       },
     },
     extra_usage: [],
@@ -129,19 +131,43 @@ function buildTrace(rollout: FinishedRollout, options: BuildEpisodeOptions): Tra
     ok: errors.length === 0,
     stop_condition: v1StopCondition(state, options.env),
     errors,
-    timing: {
-      start: startS,
-      boot: { start: 0, end: 0 },
-      setup: { start: startS, end: setupEnd },
-      agent: {
-        start: setupEnd,
-        end: agentEnd,
-        model: { duration: modelS },
-        harness: { duration: Math.max(0, agentEnd - setupEnd - modelS) },
-      },
-      finalize: { start: 0, end: 0 },
-      scoring: { start: rollout.scoring.startMs / 1000, end: rollout.scoring.endMs / 1000 },
+    timing: timing(rollout),
+  };
+}
+
+/** Phase spans in epoch seconds; an agent's taskset scores right after the agent, inside the rollout. */
+function timing(rollout: FinishedRollout): Timing {
+  const times = rollout.state.times;
+  const startS = times.startMs / 1000;
+  const setupEnd = startS + times.setupMs / 1000;
+  const agentEnd = setupEnd + times.generationMs / 1000;
+  const modelS = times.modelMs / 1000;
+  const scoring = rollout.state.trace
+    ? { start: agentEnd, end: agentEnd + times.scoringMs / 1000 }
+    : { start: rollout.scoring.startMs / 1000, end: rollout.scoring.endMs / 1000 };
+  return {
+    start: startS,
+    boot: { start: 0, end: 0 },
+    setup: { start: startS, end: setupEnd },
+    agent: {
+      start: setupEnd,
+      end: agentEnd,
+      model: { duration: Math.min(modelS, agentEnd - setupEnd) },
+      harness: { duration: Math.max(0, agentEnd - setupEnd - modelS) },
     },
+    finalize: { start: 0, end: 0 },
+    scoring,
+  };
+}
+
+/** What v1's trace has no field for: the harness, how its program ended, what the trace noted. */
+function agentInfo(trace: AgentTrace, harness: string): Record<string, unknown> {
+  return {
+    harness,
+    exit_code: trace.exitCode,
+    output: trace.output,
+    errors: trace.errors,
+    tool_results: trace.toolResults,
   };
 }
 
@@ -153,6 +179,7 @@ function buildTrace(rollout: FinishedRollout, options: BuildEpisodeOptions): Tra
  */
 export function v1StopCondition(state: RolloutState<unknown>, env: unknown): string | null {
   if (state.error) return "error";
+  if (state.trace) return AGENT_STOPS[state.trace.stop];
   switch (state.stopCondition) {
     case "has_error":
       return "error";
@@ -169,12 +196,30 @@ export function v1StopCondition(state: RolloutState<unknown>, env: unknown): str
   }
 }
 
+/**
+ * An agent's stops in v1's words: its harness's time limit is a failure in v1 (a HarnessError, see
+ * the trace's errors), its token budget is `max_output_tokens`; the others are v1's own.
+ */
+const AGENT_STOPS: Record<AgentTrace["stop"], string> = {
+  agent_completed: "agent_completed",
+  max_turns: "max_turns",
+  max_completion_tokens: "max_output_tokens",
+  context_length: "context_length",
+  timeout: "error",
+  error: "error",
+  cancelled: "cancelled",
+};
+
 /** Weighted rewards and unweighted metrics; a function that raised reads null in both. */
 function scores(
   state: RolloutState<unknown>,
   env: { rubric: unknown },
   raised: Set<string>,
 ): Pick<Trace, "rewards" | "metrics"> {
+  if (env instanceof AgentEnv && (state.data as { score?: unknown } | null)?.score == null) {
+    // The taskset never scored (a failed score, or an agent that never ran): no reward, as in v1.
+    return { rewards: { reward: null }, metrics: {} };
+  }
   const weights = rewardWeights(env.rubric);
   const rewards: Trace["rewards"] = {};
   const metrics: Trace["metrics"] = {};
@@ -193,59 +238,4 @@ function scores(
     return { rewards: { reward: { score: state.reward, weight: 1 } }, metrics: { ...state.metrics } };
   }
   return { rewards, metrics };
-}
-
-function modelCalls(rollout: FinishedRollout, nodes: Map<ModelResponse, number>): ModelCall[] {
-  const calls: ModelCall[] = rollout.calls.map((call) => {
-    const response = call.response;
-    const failure = call.error === undefined ? null : callError(call.error);
-    return {
-      node: response ? (nodes.get(response) ?? null) : null,
-      model: response?.model || call.model,
-      sampling: call.sampling,
-      endpoint: "/chat/completions",
-      finish_reason: response ? finishReason(response) : null,
-      usage: response ? usage(response) : null,
-      time: { start: call.startMs / 1000, end: call.endMs / 1000 },
-      error: failure,
-      policy: null,
-    };
-  });
-  // An environment that does not pass its rollout's signal to the client: its turns still count.
-  for (const turn of rollout.state.turns) {
-    if (rollout.calls.some((call) => call.response === turn.response)) continue;
-    calls.push({
-      node: nodes.get(turn.response) ?? null,
-      model: turn.response.model || rollout.state.model,
-      sampling: rollout.state.sampling,
-      endpoint: "/chat/completions",
-      finish_reason: finishReason(turn.response),
-      usage: usage(turn.response),
-      time: { start: 0, end: 0 },
-      error: null,
-      policy: null,
-    });
-  }
-  return calls;
-}
-
-function callError(error: unknown): TraceError {
-  const { type, message } = describeError(error);
-  const status = (error as { status?: unknown }).status;
-  return { type, message, status_code: typeof status === "number" ? status : null, traceback: null };
-}
-
-function finishReason(response: ModelResponse): ModelCall["finish_reason"] {
-  const reason = response.finishReason;
-  return reason === "stop" || reason === "length" || reason === "tool_calls" ? reason : null;
-}
-
-function usage(response: ModelResponse): Usage {
-  return {
-    prompt_tokens: response.usage.promptTokens,
-    completion_tokens: response.usage.completionTokens,
-    cached_input_tokens: null,
-    reasoning_tokens: null,
-    cost: null,
-  };
 }

@@ -65,7 +65,8 @@ export interface Trace {
   verifiers: { version: string; commit: string | null };
   task: TraceTask;
   agent: {
-    config: { model: string; sampling: Record<string, unknown> };
+    /** The run's model and sampling; for agents also the harness (verifiers' `AgentConfig.harness`). */
+    config: { model: string; sampling: Record<string, unknown>; harness?: { id: string } };
     runtime: null;
     name: string;
     trainable: boolean;

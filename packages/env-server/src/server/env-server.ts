@@ -1,13 +1,15 @@
 /**
- * `vf env serve`: one environment served over verifiers' env-server protocols (v1 and v0) by a
- * broker in this process and a pool of worker processes. This file puts the two halves together
- * and runs the server's life (start, drain, close): the client-facing socket, what it accepts and
- * how it answers are front-end.ts; the workers, the queue and dispatch to them are worker-pool.ts.
+ * `vf env serve`: one environment (or a taskset run by a harness) served over verifiers' env-server
+ * protocols (v1 and v0) by a broker in this process and a pool of worker processes. This file puts
+ * the two halves together and runs the server's life (start, drain, close): the client-facing
+ * socket, what it accepts and how it answers are front-end.ts; the workers, the queue and dispatch
+ * to them are worker-pool.ts.
  */
 import { readFileSync } from "node:fs";
 import { UserError } from "@vf-rl/core/errors";
 import type { StatsReply } from "../wire/v1-protocol.ts";
 import { bindFrontSocket, type ClientJob, FrontEnd } from "./front-end.ts";
+import type { ServedRuntime } from "./load-served-env.ts";
 import { WorkerPool } from "./worker-pool.ts";
 
 /** An address the server cannot bind as written (a port past 65535, no scheme). */
@@ -29,6 +31,14 @@ export interface EnvServerOptions {
   envArgs?: Record<string, unknown>;
   /** Settings applied after loading (`-x`), e.g. max_turns. */
   extraEnvKwargs?: Record<string, unknown>;
+  /**
+   * Serve as agents with this harness of @vf-rl/agents (`bash`, `chat`: an environment's own loop,
+   * `claude-code`, ...): each run is one agent rollout, its episode the harness's trace. A taskset
+   * package is always served as agents (default bash); an environment only when this is given.
+   */
+  harness?: string;
+  /** Where agents run: `local` (the sandbox, default), `container` or `subprocess`. Only for agents. */
+  runtime?: ServedRuntime;
   /**
    * Where to bind; `:0` takes a free port. Default tcp://127.0.0.1:5000. The server has no
    * authentication: whoever reaches the address runs rollouts that call the URLs they name.
@@ -105,6 +115,8 @@ export async function startEnvServer(options: EnvServerOptions): Promise<EnvServ
       envId: settings.envId,
       envArgs: settings.envArgs ?? {},
       extraEnvKwargs: settings.extraEnvKwargs ?? {},
+      harness: settings.harness,
+      runtime: settings.runtime,
       producer: `vf-rl/env-server ${version}`,
       keyVars: [...(settings.keyVars ?? [])],
     },

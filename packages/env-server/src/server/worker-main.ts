@@ -1,13 +1,13 @@
 /**
- * A pool worker: a child process that loads the environment, serves it on its ipc address, and
- * tells the broker over the IPC channel when it is ready (or why it could not load). It exits when
- * the broker goes away, ignores SIGINT (the broker decides when workers stop, so a Ctrl-C in the
+ * A pool worker: a child process that loads the environment (or agents: load-served-env.ts), serves
+ * it on its ipc address, and tells the broker over the IPC channel when it is ready (or why it could
+ * not load). It exits when the broker goes away, ignores SIGINT (the broker decides when workers stop, so a Ctrl-C in the
  * terminal drains instead of killing rollouts), and on SIGTERM aborts what runs and tears down.
  */
 import { VfError } from "@vf-rl/core/errors";
-import { loadEnvironmentById } from "@vf-rl/core/loading";
 import { z } from "zod";
 import { describeError } from "../wire/wire-error.ts";
+import { loadServedEnv, ServedRuntime } from "./load-served-env.ts";
 import { RequestHandler } from "./request-handler.ts";
 import { serveWorkerSocket } from "./worker-socket.ts";
 
@@ -18,6 +18,10 @@ export const WorkerConfig = z.object({
   envId: z.string(),
   envArgs: z.record(z.string(), z.unknown()),
   extraEnvKwargs: z.record(z.string(), z.unknown()),
+  /** Serve as agents with this harness (a taskset is served as agents without one: bash). */
+  harness: z.string().optional(),
+  /** Where agents run; default local. */
+  runtime: ServedRuntime.optional(),
   producer: z.string(),
   /** The variables whose values runs may have sent as API keys. */
   keyVars: z.array(z.string()),
@@ -38,16 +42,15 @@ async function main(): Promise<void> {
   // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
   let env: any;
   try {
-    const loaded = await loadEnvironmentById(config.envId, { args: config.envArgs });
-    env = loaded.env;
-    env.configure(config.extraEnvKwargs);
+    const served = await loadServedEnv(config);
+    env = served.env;
     handler = new RequestHandler({
       env,
-      envId: loaded.id,
+      envId: served.id,
       producer: config.producer,
       keyVars: config.keyVars,
       log,
-      ...(loaded.packageJson.vf.sampling ? { samplingDefaults: loaded.packageJson.vf.sampling } : {}),
+      ...(served.samplingDefaults ? { samplingDefaults: served.samplingDefaults } : {}),
     });
   } catch (error) {
     // vf's own errors say what to do; anything else is named by its class.

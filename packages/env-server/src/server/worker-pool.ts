@@ -47,7 +47,10 @@ export type CancelOutcome<J> = { type: "dequeued"; job: J } | { type: "running" 
 
 export interface WorkerPoolOptions<J extends PoolJob> {
   /** What each worker loads and how its episodes name their producer. */
-  environment: Pick<WorkerConfig, "envId" | "envArgs" | "extraEnvKwargs" | "producer" | "keyVars">;
+  environment: Pick<
+    WorkerConfig,
+    "envId" | "envArgs" | "extraEnvKwargs" | "harness" | "runtime" | "producer" | "keyVars"
+  >;
   /** Most worker processes. */
   maxWorkers: number;
   /** Start with one worker and add more under load, or start them all. */

@@ -1,20 +1,25 @@
 /**
  * `vf env serve <env>`: serves an environment to Python RL engines (prime-rl, verifiers) over
- * verifiers' ZeroMQ env-server protocols, v1 and v0, with a pool of worker processes. Prints the
- * bound address on stdout once the environment has loaded, news on stderr; SIGTERM or Ctrl-C
- * finishes accepted runs, then exits.
+ * verifiers' ZeroMQ env-server protocols, v1 and v0, with a pool of worker processes; a taskset
+ * (or an environment given --harness) is served as agents, each run one rollout of the harness in
+ * the runtime --runtime names. Prints the bound address on stdout once the environment has loaded,
+ * news on stderr; SIGTERM or Ctrl-C finishes accepted runs, then exits.
  */
 import { MissingPackageError } from "@vf-rl/core/errors";
+import { type FoundEnvironment, findEnvironment } from "@vf-rl/core/loading";
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
 import { integerFlag, jsonObjectFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
+import { RUNTIME_TYPES, type RuntimeType } from "../eval/eval-settings.ts";
 
 interface ServeFlags {
   address: string;
   keyVar?: string[];
   envArgs?: Record<string, unknown>;
   extraEnvKwargs?: Record<string, unknown>;
+  harness?: string;
+  runtime?: RuntimeType;
   workers: number | "auto";
   maxConcurrent: number;
   maxMessageMib: number;
@@ -31,6 +36,35 @@ function keyVarFlag(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** `--runtime local|container|subprocess`. */
+function runtimeFlag(value: string): RuntimeType {
+  const found = RUNTIME_TYPES.find((type) => type === value);
+  if (found) return found;
+  throw new UsageError(`--runtime "${value}" is not a runtime: use one of ${RUNTIME_TYPES.join(", ")}`);
+}
+
+/**
+ * Refuses flags that do not fit what `envId` is: --runtime on an environment served by vf itself,
+ * -x on a taskset. A package that cannot be found is left to the workers, which say why.
+ */
+function checkAgentFlags(envId: string, flags: ServeFlags): void {
+  let found: FoundEnvironment;
+  try {
+    found = findEnvironment(envId);
+  } catch {
+    return;
+  }
+  const isTaskset = found.packageJson.vf.kind === "taskset";
+  if (!isTaskset && flags.harness === undefined && flags.runtime !== undefined) {
+    throw new UsageError(
+      `--runtime ${flags.runtime} is where agents run, and ${envId} is an environment run by vf itself: add --harness chat (or bash) to serve it as agents, or drop --runtime`,
+    );
+  }
+  if (isTaskset && Object.keys(flags.extraEnvKwargs ?? {}).length > 0) {
+    throw new UsageError(`${envId} is a taskset, which takes no -x settings: pass its arguments with -a`);
+  }
+}
+
 /** `--workers N|auto`. */
 export function workersFlag(flag: string) {
   const parse = integerFlag(flag, 1);
@@ -41,9 +75,12 @@ export function registerEnvServe(env: Command, io: Output): void {
   env
     .command("serve")
     .description(
-      "serve an environment to prime-rl and verifiers over ZeroMQ (env-server protocols v1 and v0)",
+      "serve an environment, or a taskset run by a harness, to prime-rl and verifiers over ZeroMQ (env-server protocols v1 and v0)",
     )
-    .argument("<env>", "environment id (reverse-text, owner/name@1.0.0) or package folder")
+    .argument(
+      "<env>",
+      "environment or taskset id (reverse-text, coding-tasks, owner/name@1.0.0) or package folder",
+    )
     .option(
       "--address <addr>",
       "where to bind (tcp://HOST:PORT; port 0: any free one); no authentication: keep it on loopback or a private network",
@@ -59,6 +96,15 @@ export function registerEnvServe(env: Command, io: Output): void {
       "-x, --extra-env-kwargs <json>",
       'environment settings, e.g. {"max_turns": 3}',
       jsonObjectFlag("-x"),
+    )
+    .option(
+      "--harness <id>",
+      "serve as agents with this harness: bash, chat (an environment's own loop), claude-code, codex, pi, opencode (a taskset's default: bash)",
+    )
+    .option(
+      "--runtime <type>",
+      `where each agent runs: ${RUNTIME_TYPES.join(", ")} (default local, a sandbox; subprocess isolates nothing)`,
+      runtimeFlag,
     )
     .option(
       "-w, --workers <n|auto>",
@@ -85,6 +131,10 @@ export function registerEnvServe(env: Command, io: Output): void {
 Methods (v1: [request_id, method, msgpack] frames): health, run, cancel, and tasks (the rows as
 task data, also printed by vf env tasks). v0: run_rollout, run_group, ping, empty payload = cancel.
 
+A taskset (or an environment with --harness) is served as agents: each run is one rollout of the
+harness on the task its task data names, in its own runtime, and its v1 episode is the harness's
+trace (every model call a sampled node with the model's token ids, for prime-rl to train on).
+
 Anyone who reaches the address can run rollouts that call a URL of their choosing: the server
 sends a variable's value as the key only when it is named with --key-var (a local vLLM without a
 key needs none). tcp://0.0.0.0:PORT accepts every network the machine is on: only behind a
@@ -94,17 +144,21 @@ Examples:
   vf env serve reverse-text                              tcp://127.0.0.1:5000, one worker
   vf env serve reverse-text --address tcp://127.0.0.1:0 -w auto
   vf env serve ./environments/my-env -a '{"difficulty": "hard"}' -w 4
-  vf env serve reverse-text --key-var OPENAI_API_KEY     runs may send this machine's OpenAI key`,
+  vf env serve reverse-text --key-var OPENAI_API_KEY     runs may send this machine's OpenAI key
+  vf env serve coding-tasks --harness bash --runtime local   agents, traces as v1 episodes`,
     )
     .action(async (envId: string, flags: ServeFlags) => {
       const { availableParallelism } = await import("node:os");
       const { EnvServerAddressError, startEnvServer } = await import("@vf-rl/env-server");
+      checkAgentFlags(envId, flags);
       const maxWorkers = flags.workers === "auto" ? availableParallelism() : flags.workers;
       const server = await startEnvServer({
         envId,
         address: flags.address,
         envArgs: flags.envArgs ?? {},
         extraEnvKwargs: flags.extraEnvKwargs ?? {},
+        ...(flags.harness !== undefined ? { harness: flags.harness } : {}),
+        ...(flags.runtime !== undefined ? { runtime: flags.runtime } : {}),
         maxWorkers,
         elastic: !flags.static,
         maxConcurrent: flags.maxConcurrent,

@@ -3,20 +3,13 @@
  * it always was; or agents, when the package is a taskset (`"kind": "taskset"`) or `--harness` is
  * given: the taskset (an environment made one with `environmentTaskset`), the harness `--harness`
  * names (a taskset's default bash; `chat` on an environment is its own turn loop) and the runtime
- * `--runtime` names (default local), as one `AgentEnv`, which `evaluate` runs like any environment.
- * @vf-rl/agents is loaded only for agents.
+ * `--runtime` names (default local), as one `AgentEnv` (@vf-rl/agents' `loadAgentEnv`, which
+ * `vf env serve` shares), which `evaluate` runs like any environment. @vf-rl/agents is loaded only
+ * for agents.
  */
 import type { Environment } from "@vf-rl/core";
-import {
-  AgentEnv,
-  environmentTaskset,
-  type Harness,
-  type RuntimeFactory,
-  type Taskset,
-} from "@vf-rl/core/agents";
-import { type EnvPackageJson, findEnvironment, loadEnvironmentById, loadTaskset } from "@vf-rl/core/loading";
+import { type EnvPackageJson, findEnvironment, loadEnvironmentById } from "@vf-rl/core/loading";
 import { UsageError } from "../../cli-errors.ts";
-import type { RuntimeType } from "./eval-settings.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 
 /** The loaded evaluation: the environment `evaluate` runs, and the package it came from. */
@@ -51,38 +44,21 @@ export async function loadEvalEnv(spec: EvalSpec, options: { envServer: boolean 
       `${spec.envId} runs agents (${isTaskset ? "a taskset" : "--harness"}), which run in this process, not in --env-server's workers: drop --env-server`,
     );
   }
-  const agents = await import("@vf-rl/agents");
-  let taskset: Taskset;
-  let harness: Harness;
-  // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
-  let inner: Environment<any> | undefined;
-  let id: string;
-  if (isTaskset) {
-    if (Object.keys(spec.extraEnvKwargs).length > 0) {
-      throw new UsageError(
-        `${spec.envId} is a taskset, which takes no -x settings: pass its arguments with -a`,
-      );
-    }
-    const loaded = await loadTaskset(found, spec.envArgs);
-    taskset = loaded.taskset;
-    id = loaded.id;
-    harness = agents.harnessById(spec.harness ?? "bash");
-  } else {
-    const loaded = await loadEnvironmentById(spec.envId, { args: spec.envArgs, ...envDir });
-    await configure(loaded.env, spec.extraEnvKwargs);
-    inner = loaded.env;
-    id = loaded.id;
-    const own = environmentTaskset(loaded.env, { id });
-    taskset = own;
-    harness = spec.harness === "chat" ? own.harness : agents.harnessById(spec.harness!);
+  if (isTaskset && Object.keys(spec.extraEnvKwargs).length > 0) {
+    throw new UsageError(
+      `${spec.envId} is a taskset, which takes no -x settings: pass its arguments with -a`,
+    );
   }
-  // An agent CLI is installed once into the cache, and a local sandbox shows it read-only.
-  const cacheDir = agents.harnessCacheDir();
-  const readOnlyPaths = agents.harnessReadOnlyPaths(harness, cacheDir);
-  const runtimes = runtimeFactory(spec.runtime ?? "local", agents, readOnlyPaths);
-  const env = new AgentEnv({ taskset, harness, runtimes, cacheDir });
-  if (inner) env.addTeardown("environment", () => inner.teardown());
-  return { env, id, dir: found.dir, packageJson: found.packageJson, agents: true };
+  const { loadAgentEnv } = await import("@vf-rl/agents");
+  const loaded = await loadAgentEnv({
+    envId: spec.envId,
+    ...envDir,
+    envArgs: spec.envArgs,
+    extraEnvKwargs: spec.extraEnvKwargs,
+    ...(spec.harness !== undefined ? { harness: spec.harness } : {}),
+    ...(spec.runtime !== undefined ? { runtime: spec.runtime } : {}),
+  });
+  return { ...loaded, agents: true };
 }
 
 /** Applies `-x` settings; an environment that refuses them is torn down before the error goes on. */
@@ -93,21 +69,5 @@ async function configure(env: Environment<any>, settings: Record<string, unknown
   } catch (error) {
     await env.teardown();
     throw error;
-  }
-}
-
-/** The runtime factory `--runtime` names. */
-function runtimeFactory(
-  type: RuntimeType,
-  agents: typeof import("@vf-rl/agents"),
-  readOnlyPaths: string[],
-): RuntimeFactory {
-  switch (type) {
-    case "local":
-      return agents.localRuntime({ readOnlyPaths });
-    case "container":
-      return agents.containerRuntime();
-    case "subprocess":
-      return agents.subprocessRuntime();
   }
 }
