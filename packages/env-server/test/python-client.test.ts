@@ -5,6 +5,7 @@
  * they talk to and passes them the addresses.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvClient } from "../src/client/env-client.ts";
 import { startTimedModel } from "../src/server/test-support.ts";
+import { agentRuntimes, processesWith, startCodingModel } from "./agent-support.ts";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
 const bridge = join(repo, "python", "vf-bridge");
@@ -121,6 +123,27 @@ describe("a Python client of vf env serve", () => {
       await toolModel.close();
     }
   }, 120_000);
+
+  it("gets a served taskset's episodes: the bash agent's trace, trained by prime-rl's branch rule; a cancel ends the agent", async () => {
+    const marker = `vf-python-agents-${randomBytes(6).toString("hex")}`;
+    const model = await startCodingModel(marker);
+    const runtime = (await agentRuntimes()).at(-1)!;
+    try {
+      const { address } = await serve(["coding-tasks", "--harness", "bash", "--runtime", runtime], false);
+      const run = await python(["tests.test_v1_agents"], {
+        VF_ADDRESS: address,
+        VF_MODEL_URL: model.url,
+        VF_MARKER: marker,
+        VF_AGENT_RUNTIME: runtime,
+      });
+      expect(run.output).toMatch(/Ran 5 tests/);
+      expect(run.code, run.output).toBe(0);
+    } finally {
+      // The subprocess runtime leaves the cancelled agent's command running (it isolates nothing).
+      for (const pid of await processesWith(marker)) process.kill(pid, "SIGKILL");
+      await model.close();
+    }
+  }, 180_000);
 
   it("gets health answered while the workers load, and failing environments as errors", async () => {
     const env = join(repo, "packages", "env-server", "test", "fixtures", "faulty-env");
