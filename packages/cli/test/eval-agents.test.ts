@@ -189,6 +189,41 @@ describe("vf eval with agents", () => {
     }
   });
 
+  it("keeps each harness's runs apart: the folder and metadata name it, and -R resumes only its own", async () => {
+    const out = join(dir, "harnesses");
+    const flags = ["-m", "scripted", "-b", model.url, "-r", "1", "-s", "-o", out, "--json"];
+    const reverseText = (...more: string[]) => runVf(["eval", "reverse-text", ...more, ...flags]);
+    const chat = ["--harness", "chat", "--runtime", "subprocess"];
+    const first = await reverseText(...chat, "-n", "1");
+    expect(first.stderr).not.toMatch(/^error:/m);
+    const chatRun = JSON.parse(first.stdout);
+    expect(chatRun.run_dir).toMatch(/\/evals\/reverse-text--scripted--chat\/[0-9a-f]{8}$/);
+    const saved = JSON.parse(await readFile(join(chatRun.run_dir, "metadata.json"), "utf8"));
+    expect(saved).toMatchObject({ env_id: "reverse-text", harness: "chat", runtime: "subprocess" });
+
+    // Two examples now: the chat run is unfinished, but it is not the bash harness's to continue.
+    const bash = ["--harness", "bash", "--runtime", "subprocess", "-n", "2"];
+    const resumed = await reverseText(...bash, "-R");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain("no incomplete run with these settings to resume: starting a new run");
+    const bashRun = JSON.parse(resumed.stdout);
+    expect(bashRun.run_dir).toMatch(/\/evals\/reverse-text--scripted--bash\/[0-9a-f]{8}$/);
+    expect(bashRun).toMatchObject({ harness: "bash", runtime: "subprocess" });
+    // Named, it is refused, saying which setting differs.
+    const named = await reverseText(...bash, "-R", chatRun.run_dir);
+    expect(named.code).not.toBe(0);
+    expect(named.stderr).toContain('harness (saved "chat", now "bash")');
+
+    // A run of the environment itself keeps verifiers' folder and never continues the chat run.
+    const ownRun = JSON.parse((await reverseText("-n", "2", "-R")).stdout);
+    expect(ownRun.run_dir).toMatch(/\/evals\/reverse-text--scripted\/[0-9a-f]{8}$/);
+    expect(ownRun).not.toHaveProperty("harness");
+    // The chat harness continues its own.
+    const again = await reverseText(...chat, "-n", "2", "-R");
+    expect(JSON.parse(again.stdout).run_dir).toBe(chatRun.run_dir);
+    expect(await rows(chatRun.run_dir)).toHaveLength(2);
+  });
+
   it("reads the taskset and harness from a config's [eval.env.taskset] and [eval.env.harness] tables", async () => {
     const config = join(dir, "agents.toml");
     await writeFile(

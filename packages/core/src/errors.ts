@@ -364,9 +364,12 @@ export interface SettingMismatch {
 
 /** "key (saved X, now Y); ..." for a message. */
 export function describeMismatches(mismatches: readonly SettingMismatch[]): string {
-  return mismatches
-    .map((m) => `${m.key} (saved ${JSON.stringify(m.saved)}, now ${JSON.stringify(m.now)})`)
-    .join("; ");
+  return mismatches.map((m) => `${m.key} (saved ${said(m.saved)}, now ${said(m.now)})`).join("; ");
+}
+
+// A setting one of the runs has not (an agent run's harness, on an environment's own run) is "none".
+function said(value: unknown): string {
+  return value === undefined ? "none" : JSON.stringify(value);
 }
 
 /** A new run was about to write into a folder that already holds rows. */

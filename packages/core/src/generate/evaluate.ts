@@ -2,8 +2,8 @@
  * Evaluates a model on an environment: takes the eval split (shuffled and cut to `numExamples`),
  * runs `rolloutsPerExample` rollouts of each row through `generate`, and summarises the run with
  * verifiers' aggregates. With `save`, rows are written to `<outputDir>/evals/<env>--<model>/<id>/`
- * as each group finishes and metadata.json says whether the run completed, so an interrupted run
- * keeps what finished and `resume` continues it.
+ * (`<env>--<model>--<harness>/<id>/` for an agent run) as each group finishes and metadata.json
+ * says whether the run completed, so an interrupted run keeps what finished and `resume` continues it.
  *
  * @example
  * const result = await evaluate(env, { clients: client, model: "gpt-4.1-mini", numExamples: 20, rolloutsPerExample: 3 });
@@ -58,6 +58,12 @@ export interface EvaluateOptions extends Omit<GenerateOptions, "onGroup"> {
    * the run's folder, `<outputDir>/evals/<name>--<model>/`, instead of the environment id.
    */
   name?: string;
+  /**
+   * For an agent run (an `AgentEnv`): its harness and runtime ids, saved in metadata.json and part of
+   * what a resumed run must match; the harness ends the folder's name,
+   * `<outputDir>/evals/<env>--<model>--<harness>/`. Absent: an environment's own run.
+   */
+  agent?: { harness: string; runtime: string };
   save?: SaveOptions;
   onStart?: (info: { total: number; alreadyDone: number; runDir?: string; warnings: string[] }) => void;
   onProgress?: (progress: EvaluateProgress) => void;
@@ -108,6 +114,7 @@ export async function evaluate<Data>(
     shuffle: options.shuffle ?? false,
     shuffle_seed: options.shuffleSeed ?? 0,
     sampling_args: options.sampling ?? {},
+    ...(options.agent ? { harness: options.agent.harness, runtime: options.agent.runtime } : {}),
   };
   const envId = options.envId || "environment";
   let kept: RolloutRecord[] = [];
@@ -147,7 +154,13 @@ export async function evaluate<Data>(
       runId = newRunId();
       const folder = options.name ?? envId;
       writer = await RunWriter.open({
-        dir: runDirectory({ outputDir, envId: folder, model: options.model, runId }),
+        dir: runDirectory({
+          outputDir,
+          envId: folder,
+          model: options.model,
+          harness: settings.harness,
+          runId,
+        }),
       });
     }
     if (writer.tookOver) {
@@ -180,6 +193,7 @@ export async function evaluate<Data>(
       status,
       date,
       run_id: runId,
+      ...(options.agent ? { harness: options.agent.harness, runtime: options.agent.runtime } : {}),
     };
     return { metadata, summary };
   };

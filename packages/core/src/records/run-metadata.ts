@@ -53,6 +53,16 @@ export const RunMetadata = z.object({
   date: z.string().optional(),
   /** vf: the run id (the folder name). */
   run_id: z.string().optional(),
+  /**
+   * vf: the harness that ran an agent run's tasks (`--harness`, verifiers v1's `[env.harness] id`),
+   * e.g. "bash", "claude-code"; absent on environments' own runs. Part of what a resumed run must match.
+   */
+  harness: z.string().optional(),
+  /**
+   * vf: where an agent run's harness ran (`--runtime`, v1's `[env.runtime] type`): "local",
+   * "container" or "subprocess". Part of what a resumed run must match.
+   */
+  runtime: z.string().optional(),
   /** vf: rollouts that ended with an error, by error class name. */
   error_counts: z.record(z.string(), z.number()).default({}),
   /** vf: reward/metric functions that raised, by function name. */

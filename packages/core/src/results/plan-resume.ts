@@ -33,7 +33,10 @@ export interface PlanResumeOptions {
   envId: string;
   model: string;
   settings: ResumeSettings;
-  /** The run's name, when it has one: its runs are under `<name>--<model>` instead of `<env>--<model>`. */
+  /**
+   * The run's name, when it has one: its runs are under `<name>--<model>` instead of `<env>--<model>`
+   * (an agent run's, `settings.harness`, under `<env>--<model>--<harness>`).
+   */
   name?: string;
   /** A run folder the user named: it must match, or planning fails naming each difference. */
   runDir?: string;
@@ -70,8 +73,9 @@ export interface NothingToResume {
 
 /**
  * Finds the run to continue: the named `runDir`, or else the latest run under
- * `<outputDir>/evals/<env>--<model>` whose settings match (see `settingsMismatches`) and that is not
- * finished (status "running" or "interrupted", or fewer rows than now requested).
+ * `<outputDir>/evals/<env>--<model>` (`--<harness>` for an agent run) whose settings match (see
+ * `settingsMismatches`) and that is not finished (status "running" or "interrupted", or fewer rows
+ * than now requested).
  */
 export async function planResume(options: PlanResumeOptions): Promise<ResumePlan | NothingToResume> {
   const identity = { envId: options.envId, model: options.model, settings: options.settings };
@@ -86,7 +90,12 @@ export async function planResume(options: PlanResumeOptions): Promise<ResumePlan
 
   const candidates: NothingToResume["candidates"] = [];
   let best: { dir: string; metadata: RunMetadata; started: number } | null = null;
-  const folder = { outputDir: options.outputDir, envId: options.name ?? options.envId, model: options.model };
+  const folder = {
+    outputDir: options.outputDir,
+    envId: options.name ?? options.envId,
+    model: options.model,
+    harness: options.settings.harness,
+  };
   for (const dir of await runFolders(envModelDirectory(folder))) {
     let metadata: RunMetadata;
     let loaded: LoadedRow[];

@@ -17,6 +17,10 @@ export const ResumeSettings = z.object({
   shuffle: z.boolean().default(false),
   shuffle_seed: z.number().int().default(0),
   sampling_args: z.record(z.string(), z.unknown()).default({}),
+  /** An agent run's harness id; absent for an environment's own run. */
+  harness: z.string().optional(),
+  /** An agent run's runtime id; absent for an environment's own run. */
+  runtime: z.string().optional(),
 });
 /** See `ResumeSettings` (the schema). */
 export type ResumeSettings = z.infer<typeof ResumeSettings>;
@@ -29,15 +33,19 @@ export interface RunIdentity {
 }
 
 /**
- * Every setting of `saved` that stops it from being resumed as `run`: env_id, model,
- * rollouts_per_example, shuffle, shuffle_seed, env_args and sampling_args must be equal (objects
- * compared by value, key order and null-valued keys ignored); num_examples may only grow.
+ * Every setting of `saved` that stops it from being resumed as `run`: env_id, model, harness,
+ * runtime, rollouts_per_example, shuffle, shuffle_seed, env_args and sampling_args must be equal
+ * (objects compared by value, key order and null-valued keys ignored; an environment's own run has
+ * no harness or runtime, so an agent run never continues one, nor the reverse); num_examples may
+ * only grow.
  */
 export function settingsMismatches(saved: RunMetadata, run: RunIdentity): SettingMismatch[] {
   const s = run.settings;
   const pairs: Array<[string, unknown, unknown]> = [
     ["env_id", saved.env_id, run.envId],
     ["model", saved.model, run.model],
+    ["harness", saved.harness, s.harness],
+    ["runtime", saved.runtime, s.runtime],
     ["rollouts_per_example", saved.rollouts_per_example, s.rollouts_per_example],
     ["shuffle", saved.shuffle, s.shuffle],
     ["shuffle_seed", saved.shuffle_seed, s.shuffle_seed],

@@ -9,6 +9,18 @@ describe("runDirectory", () => {
     ).toBe("outputs/evals/gsm8k--openai--gpt-4.1-mini/1a2b3c4d");
   });
 
+  it("ends an agent run's folder with its harness, as verifiers v1 names its runs", () => {
+    const run = {
+      outputDir: "outputs",
+      envId: "coding-tasks",
+      model: "openai/gpt-4.1-mini",
+      runId: "1a2b3c4d",
+    };
+    expect(runDirectory({ ...run, harness: "claude-code" })).toBe(
+      "outputs/evals/coding-tasks--openai--gpt-4.1-mini--claude-code/1a2b3c4d",
+    );
+  });
+
   it("keeps a Hub id owner/name in one folder", () => {
     expect(envModelDirectory({ outputDir: "o", envId: "alice/wordle@1.2.0", model: "m" })).toBe(
       "o/evals/alice--wordle@1.2.0--m",

@@ -1,6 +1,8 @@
 /**
  * Where a run lives on disk, in verifiers' layout:
- * `<outputDir>/evals/<env>--<model with "/" as "--">/<run id>/{metadata.json, results.jsonl}`.
+ * `<outputDir>/evals/<env>--<model with "/" as "--">/<run id>/{metadata.json, results.jsonl}`, and
+ * for an agent run `<env>--<model>--<harness>/<run id>` (verifiers v1 names its runs
+ * `<env>--<model>--<harness>--<id>`), so runs of one taskset with two harnesses stay apart.
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
@@ -18,6 +20,8 @@ export interface RunDirectoryOptions {
   /** The environment id, or the run's name when it has one. */
   envId: string;
   model: string;
+  /** An agent run's harness id, which ends the folder's name; absent for an environment's own run. */
+  harness?: string | undefined;
   /** The run's folder name, usually from `newRunId()`. */
   runId: string;
 }
@@ -38,9 +42,13 @@ export function runDirectory(options: RunDirectoryOptions): string {
   return join(envModelDirectory(options), options.runId);
 }
 
-/** The folder that holds every run of one environment and model: `<outputDir>/evals/<env>--<model>`. */
+/**
+ * The folder that holds every run of one environment and model, `<outputDir>/evals/<env>--<model>`,
+ * or of one taskset, model and harness, `<outputDir>/evals/<env>--<model>--<harness>`.
+ */
 export function envModelDirectory(options: Omit<RunDirectoryOptions, "runId">): string {
-  return join(options.outputDir, "evals", `${slug(options.envId)}--${slug(options.model)}`);
+  const harness = options.harness === undefined ? "" : `--${slug(options.harness)}`;
+  return join(options.outputDir, "evals", `${slug(options.envId)}--${slug(options.model)}${harness}`);
 }
 
 /** A fresh run id: 8 random hex characters, like verifiers' `uuid4().hex[:8]`. */
@@ -51,6 +59,6 @@ export function newRunId(): string {
 // "/" would nest folders, so it becomes "--" (a Hub id "owner/name" too, not only the model).
 function slug(name: string): string {
   if (name.trim() === "")
-    throw new UserError("an empty environment id or model name cannot name a run folder");
+    throw new UserError("an empty environment id, model or harness name cannot name a run folder");
   return name.replaceAll("/", "--");
 }

@@ -7,6 +7,7 @@
  * the command is decided by the caller (run-evaluations.ts).
  */
 import { type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
+import { AgentEnv } from "@vf-rl/core/agents";
 import type { Output } from "../../terminal/output.ts";
 import type { ModelPool } from "./connect-model.ts";
 import { openEnvServer } from "./env-server-runner.ts";
@@ -68,6 +69,8 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
       model: connected.model,
       baseUrl: connected.baseUrl,
       ...(spec.name !== undefined ? { name: spec.name } : {}),
+      // An agent run's harness and runtime are part of what it is (its folder, -R's match).
+      ...(env instanceof AgentEnv ? { agent: { harness: env.harness.id, runtime: env.runtimes.id } } : {}),
       sampling,
       numExamples,
       rolloutsPerExample,
