@@ -195,6 +195,8 @@ describe.each(await agentRuntimes())("vf env serve coding-tasks --harness bash -
       const steps = output.trajectory as Array<{ tokens: { completion_ids: number[] } | null }>;
       expect(steps).toHaveLength(2);
       for (const step of steps) expect(step.tokens!.completion_ids.length).toBeGreaterThan(0);
+      // The agent's two calls are the rollout's model time.
+      expect((output.timing as { model: { spans: unknown[] } }).model.spans).toHaveLength(2);
     }
   }, 120_000);
 });

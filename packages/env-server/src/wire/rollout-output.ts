@@ -66,7 +66,7 @@ function verifiersTiming(rollout: FinishedRollout): Record<string, unknown> {
   const setup = span(start, t.setupMs);
   const generation = span(setup.end, t.generationMs);
   const scoring = span(generation.end, t.scoringMs);
-  const modelSpans = rollout.calls.map((call) => ({
+  const modelSpans = modelCallTimes(rollout).map((call) => ({
     start: call.startMs / 1000,
     end: call.endMs / 1000,
     duration: (call.endMs - call.startMs) / 1000,
@@ -84,20 +84,33 @@ function verifiersTiming(rollout: FinishedRollout): Record<string, unknown> {
   };
 }
 
+/**
+ * When each model call was sent and answered, in epoch ms: an agent's as its trace records them
+ * (its calls reach the model through the interception server), else as the server recorded them.
+ */
+function modelCallTimes(rollout: FinishedRollout): Array<{ startMs: number; endMs: number }> {
+  const agent = rollout.state.trace;
+  if (agent) return agent.calls.map((call) => ({ startMs: call.start, endMs: call.end }));
+  return rollout.calls;
+}
+
 /** verifiers' `TrajectoryStep` list: one per model turn, tokens with prompt and completion masks. */
 function trajectorySteps(rollout: FinishedRollout): unknown[] {
   const { state } = rollout;
-  return state.turns.map((turn) => {
+  // An agent's turns are its trace's answered calls, in order.
+  const answered = state.trace?.calls.filter((call) => call.reply !== null);
+  return state.turns.map((turn, i) => {
     const response = turn.response;
     const truncated = response.finishReason === "length";
     const tokens = response.tokens;
-    const call = rollout.calls.find((c) => c.response === response);
+    const endMs =
+      answered?.[i]?.end ?? rollout.calls.find((c) => c.response === response)?.endMs ?? state.times.startMs;
     return {
       prompt: turn.prompt,
       completion: [turn.completion],
       response: {
         id: response.id,
-        created: Math.floor((call?.endMs ?? state.times.startMs) / 1000),
+        created: Math.floor(endMs / 1000),
         model: response.model,
         usage: {
           prompt_tokens: response.usage.promptTokens,
