@@ -2,7 +2,8 @@
 any error: verifiers' plugin loader and v1 EnvClient, prime-rl's config classes, orchestrator Env
 and trainable-branch rule, and verifiers' legacy Environment API, each on reverse-text, gsm8k and
 gsm8k-calculator, against `vf env serve` with the built-in model (`vf serve`) and with a scripted
-perfect model (tool calls included).
+perfect model (tool calls included); and agents: `vf env serve coding-tasks --harness bash`, whose
+episode is the bash agent's trace (checks/agent_checks.py).
 
     python checks/real_verifiers.py --verifiers ~/src/verifiers [--prime-rl ~/src/prime-rl]
 
@@ -32,6 +33,8 @@ def main() -> int:
                                                       "branch rule)")
     parser.add_argument("--envs", default=",".join(ENVS), help=f"environments to check (default {','.join(ENVS)})")
     parser.add_argument("-n", "--num-tasks", type=int, default=3, help="tasks run per environment and model")
+    parser.add_argument("--agents", choices=("local", "subprocess", "none"), default="local",
+                        help="serve coding-tasks with the bash harness in this runtime (default local; none: skip)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print the traceback of every failure")
     args = parser.parse_args()
     for checkout, marker in ((args.verifiers, "verifiers/v1/utils/loaders.py"),
@@ -67,8 +70,13 @@ async def run(args: argparse.Namespace) -> int:
             from prime_rl_config import check_prime_rl_config
 
             await report.check("prime-rl RLConfig reads examples/prime-rl/rl.toml", check_prime_rl_config)
-        builtin = processes.builtin_model()
-        for i, env in enumerate(args.envs.split(",")):
+        if args.agents != "none":
+            from agent_checks import check_agents
+
+            await check_agents(report, processes, prime_rl=args.prime_rl is not None, runtime=args.agents)
+        envs = [env for env in args.envs.split(",") if env]
+        builtin = processes.builtin_model() if envs else ""
+        for i, env in enumerate(envs):
             address = processes.env_server(env)
             reference = processes.reference_model(env)
             targets = [Target(env, address, reference, "scripted", expect_reward=1.0, label="scripted perfect model"),
