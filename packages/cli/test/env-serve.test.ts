@@ -148,6 +148,26 @@ describe("vf env serve, told something it cannot do", () => {
       2,
       /^error: --max-message-mib must be a whole number ≥ 1, got "0"$/,
     ],
+    [
+      ["reverse-text", "--runtime", "local"],
+      2,
+      /^error: --runtime local is where agents run, and reverse-text is an environment run by vf itself: add --harness chat \(or bash\) to serve it as agents, or drop --runtime$/,
+    ],
+    [
+      ["coding-tasks", "-x", '{"max_turns": 3}'],
+      2,
+      /^error: coding-tasks is a taskset, which takes no -x settings: pass its arguments with -a$/,
+    ],
+    [
+      ["coding-tasks", "--runtime", "vm"],
+      2,
+      /^error: --runtime "vm" is not a runtime: use one of local, container, subprocess$/,
+    ],
+    [
+      ["coding-tasks", "--harness", "no-such-harness", "--address", "tcp://127.0.0.1:0"],
+      1,
+      /^error: environment "coding-tasks" cannot be loaded: there is no harness "no-such-harness": use one of bash, chat, claude-code, codex, pi, opencode$/,
+    ],
   ])("vf env serve %j exits %i with one line, and prints no address", async (args, code, message) => {
     const result = await runVf(["env", "serve", ...args], { timeoutSeconds: 60 });
     expect(result.code).toBe(code);

@@ -9,10 +9,12 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { CancelledError } from "@vf-rl/core/errors";
-import type { ScriptedServer } from "@vf-rl/core/testing";
+import { loadEnvironmentById } from "@vf-rl/core/loading";
+import { referenceReplies, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvClient } from "../src/client/env-client.ts";
 import type { Trace } from "../src/episode/episode.ts";
+import { startEnvServer } from "../src/server/env-server.ts";
 import type { TaskData } from "../src/wire/task-data.ts";
 import {
   agentRuntimes,
@@ -197,6 +199,57 @@ describe.each(await agentRuntimes())("vf env serve coding-tasks --harness bash -
       for (const step of steps) expect(step.tokens!.completion_ids.length).toBeGreaterThan(0);
       // The agent's two calls are the rollout's model time.
       expect((output.timing as { model: { spans: unknown[] } }).model.spans).toHaveLength(2);
+    }
+  }, 120_000);
+});
+
+describe("an environment served with a harness", () => {
+  it("reverse-text --harness chat scores what reverse-text served alone scores, its trace the chat loop's", async () => {
+    // A perfect model of reverse-text's eval rows.
+    const { env } = await loadEnvironmentById("reverse-text");
+    const model = await startScriptedServer({
+      tokens: true,
+      record: false,
+      reply: await referenceReplies(env, { split: "eval" }),
+    });
+    const plain = await startEnvServer({ envId: "reverse-text", address: "tcp://127.0.0.1:0" });
+    const agents = await startEnvServer({
+      envId: "reverse-text",
+      harness: "chat",
+      runtime: "subprocess",
+      address: "tcp://127.0.0.1:0",
+    });
+    const clients = [new EnvClient(plain.address), new EnvClient(agents.address)] as const;
+    try {
+      await Promise.all([plain.ready, agents.ready]);
+      const rewards: number[][] = [[], []];
+      for (const [i, client] of clients.entries()) {
+        const { tasks } = await client.tasks({ split: "eval", numExamples: 3 });
+        for (const task of tasks) {
+          const episode = await client.run({
+            taskData: task,
+            client: { type: "train", base_url: model.url, api_key_var: "" },
+            model: "scripted",
+          });
+          expect(episode.ok).toBe(true);
+          const [trace] = episode.traces;
+          rewards[i]!.push(
+            Object.values(trace!.rewards).reduce((sum, r) => sum + (r ? r.score * r.weight : 0), 0),
+          );
+          if (i === 1) {
+            expect(trace!.agent.config.harness).toEqual({ id: "chat" });
+            expect(trace!.nodes.map((node) => node.message.role)).toEqual(["system", "user", "assistant"]);
+            expect(trace!.nodes[2]!.mask.some(Boolean)).toBe(true);
+          }
+        }
+      }
+      expect(rewards[1]).toEqual(rewards[0]);
+      expect(rewards[0]).toEqual([1, 1, 1]);
+    } finally {
+      for (const client of clients) client.close();
+      await Promise.all([plain.close(), agents.close()]);
+      await model.close();
+      await env.teardown();
     }
   }, 120_000);
 });
