@@ -75,6 +75,20 @@ describe("vf env tasks", () => {
     expect(questions(lines.map((line) => JSON.parse(line)))).toEqual(["train 0", "train 1", "train 2"]);
   });
 
+  it("prints a taskset's tasks, each named by its id, as vf env serve lists them", async () => {
+    const result = await runVf(["env", "tasks", "coding-tasks", "--split", "eval", "-n", "2", "--jsonl"]);
+    expect(result.code).toBe(0);
+    const list = result.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(list.map((task: { idx: number; task: string }) => [task.idx, task.task])).toEqual([
+      [0, "js-slugify"],
+      [1, "py-median"],
+    ]);
+    expect(list[0].prompt.at(-1)).toMatchObject({ role: "user" });
+  });
+
   it.each([
     [["--split", "test"], 'error: --split must be train or eval, got "test"'],
     [["-n", "0"], 'error: -n must be at least 1, or -1 for all, got "0"'],

@@ -1,6 +1,7 @@
 /**
- * `vf env tasks <env>`: an environment's rows as the task data its env server's `run` takes (and
- * its `tasks` method returns), for clients that own data loading, as prime-rl's orchestrator does.
+ * `vf env tasks <env>`: an environment's rows (a taskset's tasks) as the task data its env server's
+ * `run` takes (and its `tasks` method returns), for clients that own data loading, as prime-rl's
+ * orchestrator does.
  */
 import type { Command } from "commander";
 import { countOrAllFlag, jsonObjectFlag } from "../../flag-values.ts";
@@ -17,7 +18,10 @@ export function registerEnvTasks(env: Command, io: Output): void {
   env
     .command("tasks")
     .description("print an environment's rows as env-server task data (what vf env serve's run takes)")
-    .argument("<env>", "environment id (reverse-text, owner/name@1.0.0) or package folder")
+    .argument(
+      "<env>",
+      "environment or taskset id (reverse-text, coding-tasks, owner/name@1.0.0) or package folder",
+    )
     .option("--split <split>", "train or eval", "train")
     .option("-n, --num-examples <n>", "rows to print; -1 for all", countOrAllFlag("-n"), -1)
     .option("--jsonl", "one task a line instead of a JSON array")
@@ -36,9 +40,14 @@ Examples:
       if (flags.split !== "train" && flags.split !== "eval") {
         throw new UsageError(`--split must be train or eval, got "${flags.split}"`);
       }
-      const { loadEnvironmentById } = await import("@vf-rl/core/loading");
+      const { findEnvironment, loadEnvironmentById } = await import("@vf-rl/core/loading");
       const { toTaskData } = await import("@vf-rl/env-server");
-      const { env } = await loadEnvironmentById(envId, { args: flags.envArgs ?? {} });
+      const args = flags.envArgs ?? {};
+      // A taskset's tasks, as vf env serve lists them (its agents run no program to list them).
+      const { env } =
+        findEnvironment(envId).packageJson.vf.kind === "taskset"
+          ? await (await import("@vf-rl/agents")).loadAgentEnv({ envId, envArgs: args })
+          : await loadEnvironmentById(envId, { args });
       try {
         const { inputs, warnings } = await env.inputs({ split: flags.split, numExamples: flags.numExamples });
         for (const warning of warnings) io.err(`warning: ${warning}`);
