@@ -5,13 +5,21 @@
  * agent rollout and its episode the harness's trace. Every task of both splits is listed up front,
  * since a run names its task by id (`task_data.task`) and may reach a worker that never listed them.
  */
+import type { RuntimeType } from "@vf-rl/agents";
 import type { Environment } from "@vf-rl/core";
 import { UserError } from "@vf-rl/core/errors";
 import { findEnvironment, loadEnvironmentById } from "@vf-rl/core/loading";
 import { z } from "zod";
 
-/** Where agents run (@vf-rl/agents' `RuntimeType`): the local sandbox, a container, plain subprocesses. */
-export const ServedRuntime = z.enum(["local", "container", "subprocess"]);
+/**
+ * Where agents run (@vf-rl/agents' `RuntimeType`, spelt out so that a worker serving an environment
+ * never loads @vf-rl/agents): the local sandbox, a container, plain subprocesses.
+ */
+export const ServedRuntime = z.enum([
+  "local",
+  "container",
+  "subprocess",
+] as const satisfies readonly RuntimeType[]);
 export type ServedRuntime = z.infer<typeof ServedRuntime>;
 
 /** What to load. */
