@@ -6,7 +6,6 @@
  * news on stderr; SIGTERM or Ctrl-C finishes accepted runs, then exits.
  */
 import { MissingPackageError } from "@vf-rl/core/errors";
-import { type FoundEnvironment, findEnvironment } from "@vf-rl/core/loading";
 import type { Command } from "commander";
 import { UsageError } from "../../cli-errors.ts";
 import { integerFlag, jsonObjectFlag } from "../../flag-values.ts";
@@ -47,8 +46,10 @@ function runtimeFlag(value: string): RuntimeType {
  * Refuses flags that do not fit what `envId` is: --runtime on an environment served by vf itself,
  * -x on a taskset. A package that cannot be found is left to the workers, which say why.
  */
-function checkAgentFlags(envId: string, flags: ServeFlags): void {
-  let found: FoundEnvironment;
+async function checkAgentFlags(envId: string, flags: ServeFlags): Promise<void> {
+  // Loaded here, not at start-up: vf --help declares this command without the toolkit.
+  const { findEnvironment } = await import("@vf-rl/core/loading");
+  let found: ReturnType<typeof findEnvironment>;
   try {
     found = findEnvironment(envId);
   } catch {
@@ -150,7 +151,7 @@ Examples:
     .action(async (envId: string, flags: ServeFlags) => {
       const { availableParallelism } = await import("node:os");
       const { EnvServerAddressError, startEnvServer } = await import("@vf-rl/env-server");
-      checkAgentFlags(envId, flags);
+      await checkAgentFlags(envId, flags);
       const maxWorkers = flags.workers === "auto" ? availableParallelism() : flags.workers;
       const server = await startEnvServer({
         envId,
