@@ -9,8 +9,8 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { VF_BIN } from "@vf-rl/cli/testing";
 import { BASE_MODEL_DIR } from "@vf-rl/engine";
+import { VF_BIN } from "@vf-rl/test-support";
 
 const { values } = parseArgs({
   options: {
