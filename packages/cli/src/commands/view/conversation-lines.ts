@@ -1,26 +1,23 @@
 /**
- * A rollout's whole conversation as display lines, wrapped to the terminal's width in columns (control
- * characters a model wrote shown as "�", never sent to the terminal): the tools the model was
- * offered (each with its arguments and description), then each message under its role, tool calls
- * with their arguments, tool results under the call they answer.
+ * A rollout's whole conversation as display lines, wrapped to the terminal's width in columns: its
+ * scores and how it ended, the tools the model was offered (each with its arguments and
+ * description), then each message under its role, tool calls with their arguments, tool results
+ * under the call they answer. An agent's rollout shows its trace instead of the row's prompt and
+ * completion: how the agent ended, one branch of its message graph (`branch`, an index of
+ * `traceBranches`), every model call, and the program's last output.
  */
-import { contentText, type Message } from "@vf-rl/core";
 import type { RolloutRecord } from "@vf-rl/core/results";
-import { printable, wrapToWidth } from "../../terminal/text-width.ts";
 import { toolSignature } from "../../terminal/tool-signature.ts";
+import { messageLines } from "./message-lines.ts";
+import { readTrace } from "./saved-trace.ts";
+import { fmt, lineWriter, type StyledLine } from "./styled-lines.ts";
+import { traceBranches } from "./trace-branches.ts";
+import { branchLines, callListLines, outputLines, traceSummaryLines } from "./trace-lines.ts";
 
-export interface StyledLine {
-  text: string;
-  /** How the renderer should show the line. */
-  style: "heading" | "role" | "body" | "tool" | "dim" | "error";
-}
+export { fmt, type StyledLine } from "./styled-lines.ts";
 
-export function conversationLines(record: RolloutRecord, width: number): StyledLine[] {
-  const lines: StyledLine[] = [];
-  const push = (style: StyledLine["style"], text: string, indent = "") => {
-    for (const line of wrapToWidth(printable(text), Math.max(20, width - indent.length)))
-      lines.push({ style, text: indent + line });
-  };
+export function conversationLines(record: RolloutRecord, width: number, branch?: number): StyledLine[] {
+  const { lines, push } = lineWriter(width);
   push(
     "heading",
     `example ${record.example_id} · rollout ${record.rollout_index} · reward ${fmt(record.reward)}`,
@@ -28,12 +25,19 @@ export function conversationLines(record: RolloutRecord, width: number): StyledL
   const metrics = Object.entries(record.metrics).map(([k, v]) => `${k}=${fmt(v)}`);
   if (metrics.length > 0) push("dim", metrics.join("  "));
   push("dim", `stop: ${record.stop_condition ?? "-"}${record.is_truncated ? " · truncated" : ""}`);
+  const usage = record.token_usage;
+  if (usage) push("dim", `tokens: ${usage.input_tokens} in · ${usage.output_tokens} out`);
   if (record.error) push("error", `error: ${record.error.error}: ${record.error.message}`);
   for (const scoring of record.scoring_errors) {
     push("error", `reward function ${scoring.function} raised: ${scoring.error.message}`);
   }
   if (record.answer) push("dim", `answer: ${record.answer}`);
   lines.push({ style: "body", text: "" });
+  const read = readTrace(record);
+  const found = read.type === "trace" ? traceBranches(read.trace) : null;
+  const shown = branch ?? found?.main ?? 0;
+  if (read.type === "trace" && found) traceSummaryLines(read.trace, found, shown, push);
+  if (read.type === "unreadable") push("error", `the agent's trace cannot be read: ${read.message}`);
   const tools = record.tool_defs ?? [];
   if (tools.length > 0) {
     push("heading", `── tools offered (${tools.length}) ──`);
@@ -42,54 +46,16 @@ export function conversationLines(record: RolloutRecord, width: number): StyledL
       if (tool.function.description) push("dim", tool.function.description, "      ");
     }
   }
+  if (read.type === "trace" && found) {
+    branchLines(read.trace, found, shown, push);
+    callListLines(read.trace, found, push);
+    outputLines(read.trace, push);
+    return lines;
+  }
   push("heading", "── prompt ──");
   for (const message of record.prompt) messageLines(message, push);
   push("heading", "── completion ──");
   if (record.completion.length === 0) push("dim", "(empty)");
   for (const message of record.completion) messageLines(message, push);
   return lines;
-}
-
-type Push = (style: StyledLine["style"], text: string, indent?: string) => void;
-
-function messageLines(message: Message, push: Push): void {
-  if (message.role === "tool") {
-    push("role", `tool result (${message.tool_call_id}):`);
-    push("tool", contentText(message.content) || "(empty)", "  ");
-    return;
-  }
-  push("role", `${message.role}:`);
-  if (message.role === "assistant" && message.reasoning_content) {
-    push("dim", `(reasoning) ${message.reasoning_content}`, "  ");
-  }
-  const text = contentText(message.content);
-  if (text) push("body", text, "  ");
-  if (message.role === "assistant") {
-    for (const call of message.tool_calls ?? []) {
-      push("tool", `→ ${call.function.name} [${call.id}]`, "  ");
-      for (const [name, value] of callArguments(call.function.arguments))
-        push("tool", `${name}: ${value}`, "      ");
-    }
-  }
-  if (typeof message.content !== "string" && Array.isArray(message.content)) {
-    const images = message.content.filter((part) => part.type === "image_url").length;
-    if (images > 0) push("dim", `(${images} image${images > 1 ? "s" : ""})`, "  ");
-  }
-}
-
-/** A call's arguments as name/value pairs, strings shown as written; unparsable JSON as one raw entry. */
-function callArguments(json: string): Array<[string, string]> {
-  try {
-    const parsed: unknown = JSON.parse(json);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
-      return Object.entries(parsed).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
-    }
-  } catch {
-    // Models do send broken JSON; show it as it came.
-  }
-  return [["arguments", json]];
-}
-
-export function fmt(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(3);
 }

@@ -7,7 +7,15 @@
 import type { RunEntry } from "@vf-rl/core/results";
 import { fitWidth, padToWidth, printable } from "../../terminal/text-width.ts";
 import { conversationLines, fmt, type StyledLine } from "./conversation-lines.ts";
-import { rolloutOrder, top, type ViewerState, visibleRollouts, visibleRuns } from "./viewer-model.ts";
+import { rolloutRow } from "./rollout-row.ts";
+import {
+  recordBranches,
+  rolloutOrder,
+  top,
+  type ViewerState,
+  visibleRollouts,
+  visibleRuns,
+} from "./viewer-model.ts";
 
 export interface FrameSize {
   width: number;
@@ -43,30 +51,29 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
   } else if (screen.kind === "rollouts") {
     const { metadata, records } = screen.run;
     const shown = visibleRollouts(screen.run, screen.query);
-    title = `${metadata.env_id} · ${metadata.model} · ${records.length} rollouts · avg reward ${fmt(metadata.avg_reward)}${screen.query ? ` · matching "${screen.query}"` : ""}`;
-    const lines = shown.map((i) => {
-      const r = records[i]!;
-      const metrics = Object.entries(r.metrics)
-        .slice(0, 4)
-        .map(([k, v]) => `${k}=${fmt(v)}`)
-        .join(" ");
-      // The error before the metrics: a cut line keeps what matters most.
-      const error = r.error ? `✗ ${r.error.error} ` : "";
-      return `#${r.example_id}.${r.rollout_index}  reward ${fmt(r.reward).padEnd(6)} ${padToWidth(r.stop_condition ?? "-", 24)} ${error}${metrics}`;
-    });
+    const harness = metadata.harness ? ` · ${metadata.harness} harness` : "";
+    title = `${metadata.env_id} · ${metadata.model}${harness} · ${records.length} rollouts · avg reward ${fmt(metadata.avg_reward)}${screen.query ? ` · matching "${screen.query}"` : ""}`;
+    const lines = shown.map((i) => rolloutRow(records[i]!));
     rows = windowed(lines, screen.cursor, body, size.width, style.selected);
     if (shown.length === 0) rows = [style.dim("nothing matches")];
     keys = "↑↓ move · enter open · / search · b back · q quit";
   } else {
     const record = screen.run.records[screen.index]!;
-    const lines = conversationLines(record, size.width);
+    const lines = conversationLines(record, size.width, screen.branch);
     const scroll = Math.min(screen.scroll, Math.max(0, lines.length - body));
     const position = rolloutOrder(screen.run).indexOf(screen.index) + 1;
-    title = `${screen.run.metadata.env_id} · rollout ${position} of ${screen.run.records.length}`;
+    const found = recordBranches(record);
+    const branches = found?.branches.length ?? 0;
+    const branch =
+      branches > 1
+        ? ` · branch ${screen.branch + 1} of ${branches}${screen.branch === found?.main ? " (main)" : ""}`
+        : "";
+    title = `${screen.run.metadata.env_id} · rollout ${position} of ${screen.run.records.length}${branch}`;
     rows = lines
       .slice(scroll, scroll + body)
       .map((line) => style.line({ ...line, text: fitWidth(line.text, size.width) }));
-    keys = `↑↓ scroll · space page · b back · q quit · ${Math.min(lines.length, scroll + body)}/${lines.length}`;
+    const switching = branches > 1 ? " · [ ] branch" : "";
+    keys = `↑↓ scroll · space page${switching} · b back · q quit · ${Math.min(lines.length, scroll + body)}/${lines.length}`;
   }
   const footer = state.typing !== null ? `/${state.typing}▏ (enter to search, esc to cancel)` : keys;
   const line = (text: string) => fitWidth(oneLine(text), size.width);

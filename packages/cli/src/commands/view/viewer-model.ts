@@ -1,10 +1,13 @@
 /**
  * The state of `vf view` and how keys change it: a stack of screens (runs → rollouts → one
- * rollout), a cursor and scroll per screen, and a search that filters the current list. Pure except
- * for loading a run when it is opened; the terminal shell and the tests drive it the same way.
+ * rollout), a cursor and scroll per screen, a search that filters the current list, and on an
+ * agent's rollout the branch of its trace shown. Pure except for loading a run when it is opened;
+ * the terminal shell and the tests drive it the same way.
  */
 import { contentText } from "@vf-rl/core";
-import { type LoadedRun, type RunEntry, readRun } from "@vf-rl/core/results";
+import { type LoadedRun, type RolloutRecord, type RunEntry, readRun } from "@vf-rl/core/results";
+import { readTrace } from "./saved-trace.ts";
+import { type TraceBranches, traceBranches } from "./trace-branches.ts";
 
 export type Key =
   | "up"
@@ -18,12 +21,15 @@ export type Key =
   | "search"
   | "quit"
   | "backspace"
+  | "previous-branch"
+  | "next-branch"
   | { char: string };
 
 export type Screen =
   | { kind: "runs"; cursor: number; query: string }
   | { kind: "rollouts"; run: LoadedRun; cursor: number; query: string }
-  | { kind: "rollout"; run: LoadedRun; index: number; scroll: number };
+  /** `branch`: the index (in `recordBranches`) of the agent trace's branch shown; 0 without a trace. */
+  | { kind: "rollout"; run: LoadedRun; index: number; scroll: number; branch: number };
 
 export interface ViewerState {
   runs: RunEntry[];
@@ -87,6 +93,12 @@ export function visibleRollouts(run: LoadedRun, query: string): number[] {
   });
 }
 
+/** The branches of a row's agent trace; null for an environment's own rollout or an unreadable trace. */
+export function recordBranches(record: RolloutRecord): TraceBranches | null {
+  const read = readTrace(record);
+  return read.type === "trace" ? traceBranches(read.trace) : null;
+}
+
 /** Applies one key. `pageSize` is how many list rows fit on the screen. */
 export async function press(state: ViewerState, input: Key, pageSize: number): Promise<ViewerState> {
   if (state.typing !== null) return typeKey(state, input);
@@ -130,7 +142,9 @@ async function open(state: ViewerState, screen: Screen): Promise<ViewerState> {
   if (screen.kind === "rollouts") {
     const index = visibleRollouts(screen.run, screen.query)[screen.cursor];
     if (index === undefined) return state;
-    return { ...state, stack: [...state.stack, { kind: "rollout", run: screen.run, index, scroll: 0 }] };
+    const branch = recordBranches(screen.run.records[index]!)?.main ?? 0;
+    const rollout: Screen = { kind: "rollout", run: screen.run, index, scroll: 0, branch };
+    return { ...state, stack: [...state.stack, rollout] };
   }
   return state;
 }
@@ -147,6 +161,8 @@ const LETTER_KEYS: Record<string, Key> = {
   G: "end",
   "/": "search",
   " ": "pagedown",
+  "[": "previous-branch",
+  "]": "next-branch",
 };
 
 function typeKey(state: ViewerState, key: Key): ViewerState {
@@ -182,11 +198,22 @@ function move(cursor: number, key: Key, length: number, page: number): number {
 }
 
 function scrollBy(screen: Extract<Screen, { kind: "rollout" }>, key: Key, page: number): Screen {
+  if (key === "previous-branch" || key === "next-branch") return switchBranch(screen, key);
   const delta =
     key === "up" ? -1 : key === "down" ? 1 : key === "pageup" ? -page : key === "pagedown" ? page : 0;
   if (key === "home") return { ...screen, scroll: 0 };
   if (key === "end") return { ...screen, scroll: Number.MAX_SAFE_INTEGER };
   return { ...screen, scroll: Math.max(0, screen.scroll + delta) };
+}
+
+/** The previous or next branch of the rollout's trace, from the top of its conversation; stays at either end. */
+function switchBranch(screen: Extract<Screen, { kind: "rollout" }>, key: Key): Screen {
+  const count = recordBranches(screen.run.records[screen.index]!)?.branches.length ?? 0;
+  const branch = Math.min(
+    Math.max(0, count - 1),
+    Math.max(0, screen.branch + (key === "next-branch" ? 1 : -1)),
+  );
+  return branch === screen.branch ? screen : { ...screen, branch, scroll: 0 };
 }
 
 function replaceTop(state: ViewerState, screen: Screen): Screen[] {

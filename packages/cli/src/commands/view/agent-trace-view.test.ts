@@ -1,0 +1,160 @@
+// vf view on real agent runs (test-support.ts): the coding taskset worked on by the bash harness in
+// the subprocess runtime against a scripted model, saved as vf eval saves it. A rollout shows the
+// agent's trace: how it ended, each model call with the tool calls it made and their results, and
+// the branches of its message graph, which [ and ] move between.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { listRuns } from "@vf-rl/core/results";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { visibleWidth } from "../../terminal/text-width.ts";
+import { renderViewer } from "./render-viewer.ts";
+import {
+  evalBashRun,
+  evalRunawayRun,
+  evaluateBranchingRun,
+  PLAN,
+  PLANNER_PROMPT,
+  startCodingModel,
+  startRunawayModel,
+} from "./test-support.ts";
+import { initialState, type Key, press, type ViewerState } from "./viewer-model.ts";
+
+const tall = { width: 120, height: 300, color: false };
+let outputs: string;
+const runs = { bash: "", runaway: "", branching: "" };
+
+beforeAll(async () => {
+  outputs = await mkdtemp(join(tmpdir(), "vf-view-agents-"));
+  const model = await startCodingModel();
+  const runaway = await startRunawayModel();
+  try {
+    runs.bash = await evalBashRun(outputs, model.url);
+    runs.runaway = await evalRunawayRun(outputs, runaway.url);
+    runs.branching = await evaluateBranchingRun(outputs, model.url);
+  } finally {
+    await model.close();
+    await runaway.close();
+  }
+}, 120_000);
+afterAll(() => rm(outputs, { recursive: true, force: true }));
+
+async function pressAll(state: ViewerState, keys: Key[]): Promise<ViewerState> {
+  for (const key of keys) state = await press(state, key, 10);
+  return state;
+}
+
+/** The viewer opened on run `dir`, with `keys` pressed. */
+async function view(dir: string, keys: Key[]): Promise<ViewerState> {
+  return pressAll(initialState(await listRuns(dir)), ["enter", ...keys]);
+}
+
+const lines = (state: ViewerState, size = tall) => renderViewer(state, size).map((line) => line.trimEnd());
+
+describe("vf view on an agent's rollouts", () => {
+  it("lists agent rollouts with their model calls, under a title naming the harness", async () => {
+    const list = lines(await view(runs.bash, []));
+    expect(list[0]).toBe("coding-tasks · scripted · bash harness · 2 rollouts · avg reward 0.500");
+    expect(list).toContainEqual(
+      expect.stringMatching(/^› #0\.0 {2}reward 1 +agent_completed +2 calls {2}checks/),
+    );
+    expect(list).toContainEqual(
+      expect.stringMatching(/^ {2}#1\.0 {2}reward 0 +agent_completed +1 call {2}checks/),
+    );
+  });
+
+  it("shows each model call in order with the tool call it made, its result, tokens and finish reason", async () => {
+    const screen = lines(await view(runs.bash, ["enter"]));
+    expect(screen[0]).toBe("coding-tasks · rollout 1 of 2");
+    expect(screen).toContain("── agent: agent_completed · exit 0 · 2 model calls ──");
+    // One branch: no list of branches, and nothing to switch.
+    expect(screen.join("\n")).not.toMatch(/branches|\[ \] branch/);
+    expect(screen).toContain("── conversation · calls 1–2 ──");
+    const first = screen.findIndex((line) =>
+      /^assistant · call 1 · \d+ → \d+ tokens · tool_calls · \d+ ms:$/.test(line),
+    );
+    expect(first).toBeGreaterThan(screen.indexOf("── conversation · calls 1–2 ──"));
+    expect(screen[first + 1]).toBe("  The slug keeps dashes at its ends; I will fix the regex.");
+    expect(screen[first + 2]).toMatch(/^ {2}→ bash \[call_\w+\]$/);
+    expect(screen[first + 3]).toMatch(/^ {6}command: sed -i /);
+    const result = screen.findIndex((line) => /^tool result \(call_\w+\):$/.test(line));
+    expect(result).toBeGreaterThan(first);
+    expect(screen[result + 1]).toBe("  [exit code 0]");
+    expect(screen[result + 2]).toMatch(/^assistant · call 2 · \d+ → \d+ tokens · stop · \d+ ms:$/);
+    expect(screen[result + 3]).toBe("  Done.");
+    // The calls in order, with the API the agent spoke and the token ids the model returned.
+    const calls = screen.indexOf("── model calls (2) ──");
+    expect(calls).toBeGreaterThan(result);
+    expect(screen[calls + 1]).toMatch(
+      /^1\. openai_chat_completions · scripted · \d+ → \d+ tokens · tool_calls/,
+    );
+    expect(screen[calls + 2]).toMatch(/^ {3}token ids: \d+ sampled$/);
+    expect(screen[calls + 3]).toMatch(/^2\. openai_chat_completions · scripted · \d+ → \d+ tokens · stop/);
+    // The program's last output ends the screen.
+    const output = screen.indexOf("── program output (last lines) ──");
+    expect(screen.slice(output + 1)).toContain("  Done.");
+    expect(screen).toContainEqual(expect.stringMatching(/^tokens: \d+ in · \d+ out$/));
+  });
+
+  it("shows the limit that ended a runaway agent, in the list and on the rollout", async () => {
+    const list = lines(await view(runs.runaway, []));
+    expect(list).toContainEqual(
+      expect.stringMatching(/^› #0\.0 {2}reward 0 +max_turns +✗ max_turns 3 calls/),
+    );
+    const screen = lines(await view(runs.runaway, ["enter"]));
+    expect(screen).toContain("── agent: max_turns · exit 1 · 3 model calls ──");
+    expect(screen).toContain("✗ max_turns: the task's limit of 3 model calls is reached");
+    expect(screen).toContain("stop: max_turns · truncated");
+    expect(screen).toContainEqual(
+      expect.stringMatching(/vf-bash-agent: the model call failed \(400\): vf ended this run/),
+    );
+  });
+
+  it("shows a trace's branches, the main one first, and moves between them with [ and ]", async () => {
+    let state = await view(runs.branching, ["enter"]);
+    let screen = lines(state);
+    // The planner's call and its retry, then the bash agent's two calls: it finished on the third.
+    expect(screen[0]).toBe("coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)");
+    expect(screen.at(-1)).toMatch(/^↑↓ scroll · space page · \[ \] branch · b back/);
+    const list = screen.indexOf("3 branches ([ and ] switch):");
+    expect(screen.slice(list + 1, list + 4)).toEqual([
+      "    1  calls 1 · 3 messages",
+      "    2  calls 2 · 3 messages",
+      "  › 3  main · calls 3–4 · 5 messages",
+    ]);
+    expect(screen).toContain("── branch 3 of 3 · main · calls 3–4 ──");
+    expect(screen).toContain("the branch the agent finished on: the row's prompt and completion");
+    expect(screen).toContainEqual(expect.stringMatching(/^ {2}→ bash \[call_\w+\]$/));
+    expect(screen).toContainEqual(expect.stringMatching(/^1\. openai_chat_completions .* · branch 1$/));
+    expect(screen).toContainEqual(expect.stringMatching(/^4\. openai_chat_completions .* · branch 3$/));
+
+    state = await pressAll(state, ["down", { char: "[" }]);
+    screen = lines(state);
+    expect(screen[0]).toBe("coding-tasks · rollout 1 of 1 · branch 2 of 3");
+    // A new branch is shown from the top.
+    expect(screen[2]).toMatch(/^example 0 · rollout 0 · reward 1/);
+    expect(screen).toContain("  › 2  calls 2 · 3 messages");
+    expect(screen).toContain("── branch 2 of 3 · calls 2 ──");
+    expect(screen).toContain("a conversation of its own: no message in common with the main branch");
+    const branch = screen.indexOf("── branch 2 of 3 · calls 2 ──");
+    expect(screen.slice(branch + 2, branch + 4)).toEqual(["system:", `  ${PLANNER_PROMPT}`]);
+    const reply = screen.findIndex((line) => line.startsWith("assistant · call 2 · "));
+    expect(screen[reply + 1]).toBe(`  ${PLAN}`);
+    expect(screen.join("\n")).not.toContain("→ bash");
+
+    // At either end the keys stay where they are.
+    state = await pressAll(state, [{ char: "[" }, { char: "[" }]);
+    expect(lines(state)[0]).toBe("coding-tasks · rollout 1 of 1 · branch 1 of 3");
+    state = await pressAll(state, [{ char: "]" }, { char: "]" }, { char: "]" }]);
+    expect(lines(state)[0]).toBe("coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)");
+  });
+
+  it("fits every line of an agent's rollout in 80 columns with colour on", async () => {
+    const narrow = { width: 80, height: 24, color: true };
+    let state = await view(runs.branching, ["enter"]);
+    for (let page = 0; page < 6; page++) {
+      expect(renderViewer(state, narrow).filter((line) => visibleWidth(line) > 80)).toEqual([]);
+      state = await pressAll(state, ["pagedown"]);
+    }
+  });
+});

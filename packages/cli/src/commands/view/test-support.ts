@@ -1,0 +1,128 @@
+/**
+ * Real agent runs for `vf view`'s tests, saved as `vf eval` saves them: the coding taskset worked on
+ * by the bash harness in the subprocess runtime, against a scripted model. Three kinds:
+ *
+ * - `evalBashRun`: `vf eval coding-tasks --harness bash` through the real binary; the model fixes
+ *   js-slugify with one bash call and leaves py-median alone (one branch each).
+ * - `evalRunawayRun`: the same with a model that calls `ls` forever, ended by the task's turn limit
+ *   (`-a '{"maxTurns": 3}'`): the trace records why.
+ * - `evaluateBranchingRun`: a harness that first asks a planning subagent (its own conversation),
+ *   retries that call once as an agent does after a failed answer, then runs the bash agent: three
+ *   branches, the bash agent's the main one. Run with core's `evaluate`, as a harness of one's own is
+ *   (vf eval names only the shipped harnesses).
+ */
+import { bashHarness, subprocessRuntime } from "@vf-rl/agents";
+import { evaluate, OpenAIModelClient } from "@vf-rl/core";
+import { AgentEnv, type Harness } from "@vf-rl/core/agents";
+import { findEnvironment, loadTaskset } from "@vf-rl/core/loading";
+import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
+import { runVf } from "@vf-rl/test-support";
+
+/** js-slugify's fix, sed in the working folder. */
+const SLUGIFY_FIX = `sed -i 's#\\.replace(/\\[^a-z0-9\\]+/g, "-");#.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");#' src/slugify.js`;
+
+/** The planning subagent's system prompt; the model answers it with a plan. */
+export const PLANNER_PROMPT = "You are a planner. Say in one line how to fix the bug; do not fix it.";
+
+/** The plan the model gives the planner. */
+export const PLAN = "Plan: fix the regex in src/slugify.js, then trim the dashes at both ends.";
+
+/**
+ * The scripted model of the fixing runs: plans when asked by the planner, fixes the slug bug with a
+ * bash call (with token ids and logprobs, as vLLM returns them), answers anything else at once.
+ */
+export function startCodingModel(): Promise<ScriptedServer> {
+  return startScriptedServer({
+    tokens: true,
+    reply: (request) => {
+      if (request.messages[0]?.content === PLANNER_PROMPT) return PLAN;
+      if (request.messages.some((message) => message.role === "tool")) return "Done.";
+      if (!JSON.stringify(request.messages).includes("stray dashes")) return "I cannot fix this.";
+      return {
+        type: "message",
+        content: "The slug keeps dashes at its ends; I will fix the regex.",
+        toolCalls: [{ name: "bash", arguments: { command: SLUGIFY_FIX } }],
+      };
+    },
+  });
+}
+
+/** A model that runs `ls` whatever it sees: only a limit ends it. */
+export function startRunawayModel(): Promise<ScriptedServer> {
+  return startScriptedServer({
+    reply: () => ({ type: "message", toolCalls: [{ name: "bash", arguments: { command: "ls" } }] }),
+  });
+}
+
+/** `vf eval coding-tasks --harness bash --runtime subprocess` on two tasks; resolves with its run folder. */
+export function evalBashRun(outputDir: string, modelUrl: string): Promise<string> {
+  return evalCodingTasks(outputDir, modelUrl, []);
+}
+
+/** The same, one task, ended by a limit of 3 model calls. */
+export function evalRunawayRun(outputDir: string, modelUrl: string): Promise<string> {
+  return evalCodingTasks(outputDir, modelUrl, ["-a", '{"maxTurns": 3}', "-n", "1"]);
+}
+
+async function evalCodingTasks(outputDir: string, modelUrl: string, more: string[]): Promise<string> {
+  const flags = ["--harness", "bash", "--runtime", "subprocess", "-m", "scripted", "-b", modelUrl];
+  const run = await runVf([
+    "eval",
+    "coding-tasks",
+    ...flags,
+    "-n",
+    "2",
+    "-s",
+    "-o",
+    outputDir,
+    "--json",
+    ...more,
+  ]);
+  if (run.code !== 0) throw new Error(`vf eval failed (${run.code}):\n${run.stderr}`);
+  return JSON.parse(run.stdout).run_dir;
+}
+
+/** Asks the planner, asks again (a retry), then runs the bash agent on the task. */
+const planThenBash: Harness = {
+  id: "plan-then-bash",
+  api: "openai_chat_completions",
+  async run(context) {
+    const task = context.task.prompt.filter((message) => message.role === "user");
+    const body = JSON.stringify({
+      model: context.model.name,
+      messages: [{ role: "system", content: PLANNER_PROMPT }, ...task],
+    });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await fetch(`${context.model.baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${context.model.apiKey}` },
+        body,
+        signal: context.signal,
+      });
+      if (!answer.ok) return { exitCode: 1, output: `the planner's call failed: ${await answer.text()}` };
+    }
+    return bashHarness().run(context);
+  },
+};
+
+/** The branching run, on coding-tasks' first task (js-slugify); resolves with its run folder. */
+export async function evaluateBranchingRun(outputDir: string, modelUrl: string): Promise<string> {
+  const { taskset } = await loadTaskset(findEnvironment("coding-tasks"), {});
+  const env = new AgentEnv({ taskset, harness: planThenBash, runtimes: subprocessRuntime({ quiet: true }) });
+  const client = new OpenAIModelClient({ baseUrl: modelUrl, apiKey: "EMPTY" });
+  try {
+    const result = await evaluate(env, {
+      clients: client,
+      model: "scripted",
+      envId: "coding-tasks",
+      numExamples: 1,
+      agent: { harness: planThenBash.id, runtime: "subprocess" },
+      save: { outputDir },
+    });
+    if (!result.runDir) throw new Error("the branching run was not saved");
+    return result.runDir;
+  } finally {
+    await env.teardown();
+    await client.close();
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * An agent rollout's trace as display lines: how the agent ended (stop, exit code, the errors that
+ * ended or contained it, tool results the host rewrote), its branches with the one shown marked,
+ * the messages of that branch with each reply under the model call that wrote it, every model call
+ * in order (API, tokens, finish reason, time, failure), and the last output of the program.
+ */
+import { messageLines } from "./message-lines.ts";
+import type { SavedCall, SavedTrace } from "./saved-trace.ts";
+import type { Push } from "./styled-lines.ts";
+import type { TraceBranches } from "./trace-branches.ts";
+
+/** The summary above the tools: how it ended, what went wrong, and the branches. */
+export function traceSummaryLines(trace: SavedTrace, found: TraceBranches, shown: number, push: Push): void {
+  const failed = trace.calls.filter((call) => call.error !== null).length;
+  const exit = trace.exitCode === null ? "killed or still running" : `exit ${trace.exitCode}`;
+  push(
+    "heading",
+    `── agent: ${trace.stop} · ${exit} · ${plural(trace.calls.length, "model call")}${failed ? ` (${failed} failed)` : ""} ──`,
+  );
+  for (const error of trace.errors) push("error", `✗ ${error.type}: ${error.message}`);
+  for (const edit of trace.toolResults) {
+    const tool = edit.toolName ? ` (${edit.toolName})` : "";
+    const reason = edit.reason ? `: ${edit.reason}` : "";
+    const done = edit.type === "deny" ? "withheld" : "rewritten";
+    push("tool", `tool result ${edit.toolCallId}${tool} ${done} from call ${edit.callIndex + 1}${reason}`);
+  }
+  const { branches, main } = found;
+  if (branches.length > 1) push("dim", `${branches.length} branches ([ and ] switch):`);
+  if (branches.length > 1) {
+    for (const [i, branch] of branches.entries()) {
+      const mark = i === shown ? "›" : " ";
+      const calls = branch.calls.length > 0 ? `calls ${ranges(branch.calls)}` : "no reply";
+      push(
+        i === shown ? "body" : "dim",
+        `${mark} ${i + 1}  ${i === main ? "main · " : ""}${calls} · ${plural(branch.path.length, "message")}`,
+        "  ",
+      );
+    }
+  }
+}
+
+/** The messages of branch `shown`, each reply noted with the call that wrote it. */
+export function branchLines(trace: SavedTrace, found: TraceBranches, shown: number, push: Push): void {
+  const { branches, main } = found;
+  const branch = branches[shown];
+  if (!branch) {
+    push("heading", "── conversation ──");
+    push("dim", "(no message reached the model)");
+    return;
+  }
+  const calls = branch.calls.length > 0 ? ` · calls ${ranges(branch.calls)}` : "";
+  if (branches.length === 1) push("heading", `── conversation${calls} ──`);
+  else {
+    const which = `branch ${shown + 1} of ${branches.length}${shown === main ? " · main" : ""}`;
+    push("heading", `── ${which}${calls} ──`);
+    push("dim", relation(branch.shared, shown === main));
+  }
+  const callOf = new Map(trace.calls.map((call, i) => [call.node, i]));
+  for (const id of branch.path) {
+    const node = trace.nodes[id]!;
+    const call = callOf.get(id);
+    const note = call === undefined ? "" : `call ${call + 1} · ${callFacts(trace.calls[call]!)}`;
+    messageLines(node.message, push, note);
+  }
+}
+
+/** Every model call in the order they started. */
+export function callListLines(trace: SavedTrace, found: TraceBranches, push: Push): void {
+  if (trace.calls.length === 0) return;
+  push("heading", `── model calls (${trace.calls.length}) ──`);
+  const branchOf = new Map<number, number>();
+  for (const [b, branch] of found.branches.entries()) for (const c of branch.calls) branchOf.set(c, b);
+  for (const [i, call] of trace.calls.entries()) {
+    const branch = branchOf.get(i);
+    const where = found.branches.length > 1 && branch !== undefined ? ` · branch ${branch + 1}` : "";
+    push(call.error ? "error" : "body", `${i + 1}. ${call.api} · ${call.model} · ${callFacts(call)}${where}`);
+    const extra = [
+      call.stream ? "streamed" : "",
+      call.tokens ? `token ids: ${call.tokens.completion} sampled` : "",
+      Object.keys(call.sampling).length > 0
+        ? `sampling ${Object.entries(call.sampling)
+            .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+            .join(" ")}`
+        : "",
+    ].filter(Boolean);
+    if (extra.length > 0) push("dim", extra.join(" · "), "   ");
+    if (call.error) push("error", `✗ ${call.error}`, "   ");
+    for (const dropped of call.dropped) push("dim", `left out: ${dropped}`, "   ");
+  }
+}
+
+/** What the program printed last. */
+export function outputLines(trace: SavedTrace, push: Push): void {
+  const output = trace.output.trimEnd();
+  if (!output) return;
+  push("heading", "── program output (last lines) ──");
+  for (const line of output.split("\n")) push("dim", line, "  ");
+}
+
+/** Tokens, finish reason and time of one call, e.g. "1480 → 104 tokens · tool_calls · 12 ms". */
+function callFacts(call: SavedCall): string {
+  const tokens = call.usage ? `${call.usage.promptTokens} → ${call.usage.completionTokens} tokens` : "";
+  const ms = call.end - call.start;
+  const time = ms < 1000 ? `${Math.max(0, ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  return [tokens, call.error ? "failed" : (call.finishReason ?? ""), time].filter(Boolean).join(" · ");
+}
+
+/** How a branch stands to the main one, in words. */
+function relation(shared: number, isMain: boolean): string {
+  if (isMain) return "the branch the agent finished on: the row's prompt and completion";
+  if (shared === 0) return "a conversation of its own: no message in common with the main branch";
+  return `leaves the main branch after its first ${plural(shared, "message")}`;
+}
+
+/** 1-based call numbers as ranges: [0, 1, 2, 4] -> "1–3, 5". */
+function ranges(indices: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < indices.length; ) {
+    let j = i;
+    while (j + 1 < indices.length && indices[j + 1] === indices[j]! + 1) j++;
+    parts.push(j === i ? `${indices[i]! + 1}` : `${indices[i]! + 1}–${indices[j]! + 1}`);
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
