@@ -4,6 +4,8 @@
 // too wide), the title stays on the first line and the selected row stays on screen as the cursor
 // moves past the bottom. The runs are verifiers' outputs, one of them given a model name as long as
 // real ones (meta-llama/...) and an answer in Chinese, whose characters take two columns each.
+// An agent's run is real: the coding taskset worked on by the bash harness against a scripted
+// model, one run through vf eval and one whose harness asks a planning subagent first (branches).
 import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +15,13 @@ import { promisify } from "node:util";
 import { VF_BIN } from "@vf-rl/test-support";
 import stringWidth from "string-width";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  evalBashRun,
+  evaluateBranchingRun,
+  PLAN,
+  PLANNER_PROMPT,
+  startCodingModel,
+} from "../src/commands/view/test-support.ts";
 
 const run = promisify(execFile);
 const fixtures = fileURLToPath(new URL("../../core/src/results/fixtures/verifiers-outputs", import.meta.url));
@@ -185,6 +194,64 @@ describe("vf view in a terminal", { timeout: 120_000 }, () => {
       await tmux("send-keys", "-t", "view", "q");
     } finally {
       await rm(scrambled, { recursive: true, force: true });
+    }
+  });
+
+  it("shows an agent's run: its calls with their tool calls and results, and its branches, [ and ] between them", async () => {
+    const agents = await mkdtemp(join(tmpdir(), "vf-view-agents-"));
+    const model = await startCodingModel();
+    try {
+      const bash = await evalBashRun(agents, model.url);
+      const branching = await evaluateBranchingRun(agents, model.url);
+      const width = 100;
+      await startView(width, 30, bash);
+      await until((lines) => lines[0]!.startsWith("vf view · 1 run"));
+      await tmux("send-keys", "-t", "view", "Enter");
+      const list = await until((lines) => lines[0]!.startsWith("coding-tasks · scripted · bash harness"));
+      expect(list).toContainEqual(expect.stringMatching(/^› #0\.0 {2}reward 1 +agent_completed +2 calls /));
+      await tmux("send-keys", "-t", "view", "Enter");
+      const rollout = await until((lines) => lines[0]!.startsWith("coding-tasks · rollout 1 of 2"));
+      expectFits(rollout, width);
+      expect(rollout).toContain("── agent: agent_completed · exit 0 · 2 model calls ──");
+      // The first call's tool call and its result, further down.
+      await tmux("send-keys", "-t", "view", "Space");
+      const calls = await until((lines) => lines.some((line) => /^ {2}→ bash \[call_\w+\]$/.test(line)));
+      expectFits(calls, width);
+      expect(calls).toContainEqual(
+        expect.stringMatching(/^assistant · call 1 · \d+ → \d+ tokens · tool_calls/),
+      );
+      expect(calls).toContainEqual(expect.stringMatching(/^tool result \(call_\w+\):$/));
+      await tmux("send-keys", "-t", "view", "q");
+      await tmux("kill-server").catch(() => {});
+
+      await startView(width, 30, branching);
+      await until((lines) => lines[0]!.startsWith("vf view · 1 run"));
+      await tmux("send-keys", "-t", "view", "Enter");
+      const row = await until((lines) =>
+        lines[0]!.startsWith("coding-tasks · scripted · plan-then-bash harness"),
+      );
+      expect(row).toContainEqual(expect.stringMatching(/^› #0\.0 .* 4 calls · 3 branches /));
+      await tmux("send-keys", "-t", "view", "Enter");
+      const main = await until(
+        (lines) => lines[0] === "coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)",
+      );
+      expectFits(main, width);
+      expect(main).toContain("  › 3  main · calls 3–4 · 5 messages");
+      expect(main.at(-1)).toContain("[ ] branch");
+      await tmux("send-keys", "-t", "view", "-l", "[");
+      const planner = await until((lines) => lines[0] === "coding-tasks · rollout 1 of 1 · branch 2 of 3");
+      expect(planner).toContain("  › 2  calls 2 · 3 messages");
+      expect(planner).toContain("a conversation of its own: no message in common with the main branch");
+      expect(planner).toContain(`  ${PLANNER_PROMPT}`);
+      // Its reply, the plan, further down.
+      await tmux("send-keys", "-t", "view", "Space");
+      const plan = await until((lines) => lines.includes(`  ${PLAN}`));
+      expectFits(plan, width);
+      expect(plan).toContainEqual(expect.stringMatching(/^assistant · call 2 · \d+ → \d+ tokens · stop/));
+      await tmux("send-keys", "-t", "view", "q");
+    } finally {
+      await model.close();
+      await rm(agents, { recursive: true, force: true });
     }
   });
 });
