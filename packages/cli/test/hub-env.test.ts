@@ -207,8 +207,8 @@ describe("vf env list, search, info, inspect, pull", () => {
     ]);
     expect(json(versions).items.map((v: { semver: string }) => v.semver)).toEqual(["0.1.1", "0.1.0"]);
     expect(json(list).items.map((e: { id: string }) => e.id)).toContain("admin/capitals");
-    expect(search.stdout).toMatch(/^ID\s+LATEST\s+VISIBILITY\s+DESCRIPTION$/m);
-    expect(search.stdout).toMatch(/^admin\/capitals\s+0\.1\.1\s+public\s+Capital cities/m);
+    expect(search.stdout).toMatch(/^ID\s+LATEST\s+KIND\s+VISIBILITY\s+DESCRIPTION$/m);
+    expect(search.stdout).toMatch(/^admin\/capitals\s+0\.1\.1\s+environment\s+public\s+Capital cities/m);
     expect(json(miss).items).toEqual([]);
     expect(info.stdout).toContain("version: 0.1.1 (latest)");
     expect(info.stdout).toMatch(/install: (npx )?vf env install admin\/capitals@0\.1\.1/);

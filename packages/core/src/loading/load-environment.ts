@@ -1,7 +1,8 @@
 /**
  * Loads an environment by id (see `findEnvironment`): imports the package's entry, checks that it
  * exports `loadEnvironment(args)`, calls it with the arguments, and stamps the id and arguments on
- * the environment. The entry may be TypeScript or built JavaScript (see `importEntry`).
+ * the environment. The entry may be TypeScript or built JavaScript (see `importEntry`). A taskset
+ * package is refused by name (load-taskset.ts loads those).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -31,6 +32,12 @@ export interface LoadedEnvironment {
  */
 export async function loadEnvironmentById(id: string, options: LoadOptions = {}): Promise<LoadedEnvironment> {
   const found = findEnvironment(id, options);
+  if (found.packageJson.vf.kind === "taskset") {
+    // Its entry exports loadTaskset, so the missing loadEnvironment would be the wrong lead.
+    throw new UserError(
+      `"${found.hubId ?? found.packageJson.vf.id}" is a taskset ("kind": "taskset"), not an environment: its tasks are worked on by an agent program, so run it with a harness, or load it with loadTaskset`,
+    );
+  }
   const entry = entryFile(found.dir, found.packageJson);
   let mod: Record<string, unknown>;
   try {

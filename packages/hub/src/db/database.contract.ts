@@ -46,10 +46,10 @@ export function describeDatabaseContract(name: string, open: () => Promise<Datab
     });
 
     it("migrates once, in order, and records what it ran", async () => {
-      expect(await migrate(db)).toEqual([1, 2, 3]);
+      expect(await migrate(db)).toEqual([1, 2, 3, 4]);
       expect(await migrate(db)).toEqual([]);
       const rows = await db.query<{ id: number }>("select id from schema_migrations order by id");
-      expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
+      expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4]);
     });
 
     it("binds parameters, so injection strings are stored as plain text", async () => {

@@ -116,4 +116,15 @@ export const MIGRATIONS: readonly Migration[] = [
         primary key (report_id, idx)
       );`,
   },
+  {
+    id: 4,
+    name: "environment kinds",
+    sql: `
+      alter table environments add column kind text not null default 'environment'
+        check (kind in ('environment', 'taskset'));
+      -- Pushed before the kind was kept: the newest version's package.json says what it is.
+      update environments e set kind = 'taskset'
+        where (select v.manifest->'vf'->>'kind' from versions v
+               where v.env_id = e.id order by v.id desc limit 1) = 'taskset';`,
+  },
 ];

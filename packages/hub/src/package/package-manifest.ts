@@ -19,6 +19,8 @@ export interface PackageManifest {
   /** The scope of the package name, when it has one (it must then be the owner). */
   scope: string | null;
   version: string;
+  /** `vf.kind`: an environment (the default) or a taskset. */
+  kind: "environment" | "taskset";
   description: string;
   tags: string[];
   /** The whole package.json, as parsed. */
@@ -102,6 +104,7 @@ export function checkManifest(json: Record<string, unknown>): PackageManifest {
     name,
     scope,
     version: json.version,
+    kind: pkg.vf.kind ?? "environment",
     description: pkg.vf.description ?? pkg.description ?? "",
     tags: pkg.vf.tags ?? [],
     json,

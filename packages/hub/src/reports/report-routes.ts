@@ -44,6 +44,7 @@ export function toReportInfo(r: ReportRecord): ReportInfo {
     model: r.model,
     sampling_args: r.samplingArgs,
     env_args: r.envArgs,
+    harness: r.harness,
     metadata: r.metadata,
     status: r.status,
     row_count: r.rowCount,
@@ -60,6 +61,7 @@ export function toLeaderboardGroup(group: LeaderboardGroupRecord): LeaderboardGr
     env_args: group.envArgs,
     entries: group.lines.map((e) => ({
       model: e.model,
+      harness: e.harness,
       reports: e.reports,
       rollouts: e.rollouts,
       best_reward: e.bestReward,
@@ -254,7 +256,8 @@ export function addReportRoutes(table: RouteTable): void {
     {
       method: "get",
       path: "/envs/{owner}/{name}/leaderboard",
-      summary: "Best and mean reward per model over complete reports, one board per set of env_args",
+      summary:
+        "Best and mean reward per model (and harness) over complete reports, one board per set of env_args",
       auth: "optional",
       response: Leaderboard,
     },

@@ -1,14 +1,21 @@
 /** Turns stored records into the API's response shapes (snake_case, ISO dates, install commands). */
 import type { ApiKeyInfo } from "../api/schemas/account-schemas.ts";
-import type { EnvInfo, EnvSummary, VersionInfo } from "../api/schemas/env-schemas.ts";
+import type { EnvInfo, EnvKind, EnvSummary, VersionInfo } from "../api/schemas/env-schemas.ts";
 import type { ApiKeyRecord } from "../store/api-keys-store.ts";
 import type { EnvironmentRecord } from "../store/environments-store.ts";
 import type { VersionRecord } from "../store/versions-store.ts";
+
+/** What a version's package.json says it holds (`vf.kind`); none: an environment. */
+function manifestKind(manifest: Record<string, unknown>): EnvKind {
+  const vf = manifest.vf as { kind?: unknown } | undefined;
+  return vf?.kind === "taskset" ? "taskset" : "environment";
+}
 
 /** The API shape of a version. */
 export function toVersionInfo(v: VersionRecord): VersionInfo {
   return {
     semver: v.semver,
+    kind: manifestKind(v.manifest),
     content_hash: v.contentHash,
     tarball_sha256: v.tarballSha256,
     integrity: v.tarballSha512,
@@ -25,6 +32,7 @@ export function toEnvSummary(env: EnvironmentRecord, latest: string | null): Env
     id: `${env.owner}/${env.name}`,
     owner: env.owner,
     name: env.name,
+    kind: env.kind,
     visibility: env.visibility,
     description: env.description,
     tags: env.tags,

@@ -121,12 +121,17 @@ async function recordPush(
         await updateEnvironment(tx, env.id, {
           description: isLatest ? manifest.description : env.description,
           tags: isLatest ? manifest.tags : env.tags,
+          ...(isLatest ? { kind: manifest.kind } : {}),
           ...(input.visibility ? { visibility: input.visibility } : {}),
         });
       }
       return {
         ...result,
-        env: { ...env, visibility: input.visibility ?? env.visibility },
+        env: {
+          ...env,
+          visibility: input.visibility ?? env.visibility,
+          kind: result.type === "created" && isLatest ? manifest.kind : env.kind,
+        },
         latest: latest?.semver ?? null,
       };
     })

@@ -1,14 +1,18 @@
-/** Environments (`owner/name`): visibility, description and tags, and text search over them. */
+/** Environments (`owner/name`): kind, visibility, description and tags, and text search over them. */
 import type { Queryable } from "../db/database.ts";
 
 /** public: anyone may read; private: only the owner (others get 404). */
 export type Visibility = "public" | "private";
+
+/** What the latest version's package holds: an environment, or a taskset that agents work on. */
+export type EnvKind = "environment" | "taskset";
 
 /** An environment as stored. */
 export interface EnvironmentRecord {
   id: number;
   owner: string;
   name: string;
+  kind: EnvKind;
   visibility: Visibility;
   description: string;
   tags: string[];
@@ -26,6 +30,7 @@ const toEnv = (row: EnvRow): EnvironmentRecord => ({
   id: row.id,
   owner: row.owner,
   name: row.name,
+  kind: row.kind,
   visibility: row.visibility,
   description: row.description,
   tags: row.tags,
@@ -74,16 +79,17 @@ export async function lockOrCreateEnvironment(
   return { env: toEnv(rows[0]!), created: inserted.length > 0 };
 }
 
-/** Sets the description, tags and (when given) visibility, and marks the environment updated. */
+/** Sets the description, tags and (when given) kind and visibility, and marks the environment updated. */
 export async function updateEnvironment(
   db: Queryable,
   id: number,
-  fields: { description: string; tags: string[]; visibility?: Visibility },
+  fields: { description: string; tags: string[]; kind?: EnvKind; visibility?: Visibility },
 ): Promise<void> {
   await db.query(
-    `update environments set description = $2, tags = $3, visibility = coalesce($4, visibility), updated_at = now()
+    `update environments set description = $2, tags = $3, visibility = coalesce($4, visibility),
+       kind = coalesce($5, kind), updated_at = now()
      where id = $1`,
-    [id, fields.description, fields.tags, fields.visibility ?? null],
+    [id, fields.description, fields.tags, fields.visibility ?? null, fields.kind ?? null],
   );
 }
 
@@ -93,7 +99,7 @@ export async function deleteEnvironment(db: Queryable, id: number): Promise<void
 }
 
 /** One of an owner's environments, as their page lists it. */
-export type OwnedEnvironment = Pick<EnvironmentRecord, "id" | "name" | "visibility" | "description">;
+export type OwnedEnvironment = Pick<EnvironmentRecord, "id" | "name" | "kind" | "visibility" | "description">;
 
 /** The environments of `owner` that `viewer` (a user name, null for a visitor) may see, by name, `limit` at most. */
 export async function listOwnerEnvironments(
@@ -103,7 +109,7 @@ export async function listOwnerEnvironments(
   limit: number,
 ): Promise<OwnedEnvironment[]> {
   return db.query<OwnedEnvironment>(
-    `select e.id, e.name, e.visibility, e.description from environments e
+    `select e.id, e.name, e.kind, e.visibility, e.description from environments e
      where e.owner = $1 and ${visibleEnvSql("e", "$2")} order by e.name limit $3`,
     [owner, viewer, limit],
   );

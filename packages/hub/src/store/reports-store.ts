@@ -1,7 +1,9 @@
 /**
  * Eval reports and their rows: one report per user and run id, pinned to one environment version,
- * with the environment arguments the run used (its metadata's `env_args`). Runs with different
- * arguments measure different tasks, so leaderboards rank them apart.
+ * with the environment arguments the run used (its metadata's `env_args`) and, for an agent run, the
+ * harness the model worked through (its metadata's `harness`). Runs with different arguments
+ * measure different tasks, so leaderboards rank them apart; a model through another harness is
+ * another contestant, so a leaderboard's line is a model and harness.
  */
 import type { Queryable } from "../db/database.ts";
 import { visibleEnvSql } from "./environments-store.ts";
@@ -12,6 +14,15 @@ import { visibleEnvSql } from "./environments-store.ts";
  */
 export function envArgsSql(alias: string): string {
   return `(case jsonb_typeof(${alias}.metadata->'env_args') when 'object' then ${alias}.metadata->'env_args' else '{}'::jsonb end)`;
+}
+
+/**
+ * SQL for the `harness` of the report aliased `alias`: its metadata's, or null for a run vf's
+ * environment made itself. Read from the metadata, as env_args is, so reports stored before the
+ * Hub knew harnesses have theirs too.
+ */
+export function harnessSql(alias: string): string {
+  return `(case jsonb_typeof(${alias}.metadata->'harness') when 'string' then ${alias}.metadata->>'harness' end)`;
 }
 
 /** A report as stored, with its environment and version labels. */
@@ -29,6 +40,8 @@ export interface ReportRecord {
   samplingArgs: Record<string, unknown>;
   /** The environment arguments of the run; `{}` means its defaults. */
   envArgs: Record<string, unknown>;
+  /** The harness of an agent run; null: none. */
+  harness: string | null;
   metadata: Record<string, unknown>;
   rowCount: number;
   rowsReceived: number;
@@ -51,6 +64,7 @@ interface ReportRow {
   model: string;
   sampling_args: Record<string, unknown>;
   env_args: Record<string, unknown>;
+  harness: string | null;
   metadata: Record<string, unknown>;
   row_count: number;
   rows_received: number;
@@ -61,7 +75,7 @@ interface ReportRow {
 }
 
 const SELECT = `
-  select r.*, ${envArgsSql("r")} as env_args, e.owner, e.name, e.visibility, v.semver, v.content_hash,
+  select r.*, ${envArgsSql("r")} as env_args, ${harnessSql("r")} as harness, e.owner, e.name, e.visibility, v.semver, v.content_hash,
     u.name as uploaded_by,
     (select count(*)::int from report_rows x where x.report_id = r.id) as rows_received
   from reports r
@@ -82,6 +96,7 @@ const toReport = (row: ReportRow): ReportRecord => ({
   model: row.model,
   samplingArgs: row.sampling_args,
   envArgs: row.env_args,
+  harness: row.harness,
   metadata: row.metadata,
   rowCount: row.row_count,
   rowsReceived: row.rows_received,
@@ -194,9 +209,11 @@ export async function listRows(
   return rows.map((r) => ({ id: r.idx, row: r.row }));
 }
 
-/** One model's line of a leaderboard. */
+/** One model's line of a leaderboard (a model and harness's, for agent runs). */
 export interface LeaderboardLine {
   model: string;
+  /** The harness the model worked through; null: the environment ran the rollouts. */
+  harness: string | null;
   reports: number;
   rollouts: number;
   bestReward: number;
@@ -213,28 +230,30 @@ export interface LeaderboardGroup {
 }
 
 /**
- * The complete reports of an environment ranked per model, one leaderboard per set of environment
- * arguments (runs with other arguments measured another task): the defaults first, then the others
- * in a fixed order (by their JSON text).
+ * The complete reports of an environment ranked per model and harness, one leaderboard per set of
+ * environment arguments (runs with other arguments measured another task): the defaults first, then
+ * the others in a fixed order (by their JSON text).
  */
 export async function leaderboard(db: Queryable, envId: number): Promise<LeaderboardGroup[]> {
   const rows = await db.query<{
     env_args: Record<string, unknown>;
     args_key: string;
     model: string;
+    harness: string | null;
     reports: number;
     rollouts: number;
     best: number;
     mean: number;
     best_id: number;
   }>(
-    `select env_args, env_args::text as args_key, model, count(*)::int as reports,
+    `select env_args, env_args::text as args_key, model, harness, count(*)::int as reports,
        sum(row_count)::int as rollouts, max(avg_reward) as best, avg(avg_reward) as mean,
        (array_agg(id order by avg_reward desc, id))[1] as best_id
-     from (select ${envArgsSql("r")} as env_args, r.model, r.row_count, r.avg_reward, r.id from reports r
+     from (select ${envArgsSql("r")} as env_args, ${harnessSql("r")} as harness, r.model, r.row_count,
+             r.avg_reward, r.id from reports r
            where r.env_id = $1 and r.status = 'complete' and r.avg_reward is not null) as complete
-     group by env_args, model
-     order by env_args = '{}'::jsonb desc, env_args::text, max(avg_reward) desc, model`,
+     group by env_args, model, harness
+     order by env_args = '{}'::jsonb desc, env_args::text, max(avg_reward) desc, model, harness nulls first`,
     [envId],
   );
   const groups: LeaderboardGroup[] = [];
@@ -246,6 +265,7 @@ export async function leaderboard(db: Queryable, envId: number): Promise<Leaderb
     }
     groups.at(-1)!.lines.push({
       model: r.model,
+      harness: r.harness,
       reports: r.reports,
       rollouts: r.rollouts,
       bestReward: r.best,
@@ -263,6 +283,8 @@ export interface UploadedReport {
   name: string;
   semver: string;
   model: string;
+  /** The harness of an agent run; null: none. */
+  harness: string | null;
   /** `{}`: the environment's defaults. */
   envArgs: Record<string, unknown>;
   avgReward: number | null;
@@ -286,13 +308,14 @@ export async function listUploadedReports(
     name: string;
     semver: string;
     model: string;
+    harness: string | null;
     env_args: Record<string, unknown>;
     avg_reward: number | null;
     status: "uploading" | "complete";
     created_at: Date;
   }>(
-    `select r.id, e.owner, e.name, v.semver, r.model, ${envArgsSql("r")} as env_args, r.avg_reward, r.status,
-       r.created_at
+    `select r.id, e.owner, e.name, v.semver, r.model, ${harnessSql("r")} as harness,
+       ${envArgsSql("r")} as env_args, r.avg_reward, r.status, r.created_at
      from reports r join environments e on e.id = r.env_id join versions v on v.id = r.version_id
      where r.user_id = $1 and ${visibleEnvSql("e", "$2")} order by r.id desc limit $3`,
     [userId, viewer, limit],
@@ -303,6 +326,7 @@ export async function listUploadedReports(
     name: r.name,
     semver: r.semver,
     model: r.model,
+    harness: r.harness,
     envArgs: r.env_args,
     avgReward: r.avg_reward,
     status: r.status,

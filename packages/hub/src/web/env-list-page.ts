@@ -1,6 +1,10 @@
-/** The home page: environments visible to the viewer, newest first, with text search and paging. */
+/**
+ * The home page: environments (and tasksets, badged) visible to the viewer, newest first, with text
+ * search and paging.
+ */
 import type { EnvSummary } from "../api/schemas/env-schemas.ts";
 import type { Principal } from "../server/hub-context.ts";
+import { kindBadge } from "./agent-labels.ts";
 import { html } from "./html.ts";
 import { layout } from "./layout.ts";
 import { envIdLinks } from "./owner-page.ts";
@@ -14,7 +18,7 @@ export function envListPage(options: {
 }): string {
   const { envs, query, nextCursor } = options;
   const rows = envs.map(
-    (e) => html`<tr><td><strong>${envIdLinks(e.id)}</strong>
+    (e) => html`<tr><td><strong>${envIdLinks(e.id)}</strong>${kindBadge(e.kind)}
 ${e.visibility === "private" ? html` <span class="badge">private</span>` : ""}
 <div class="muted small">${e.description}</div></td>
 <td>${e.tags.map((t) => html`<span class="tag">${t}</span>`)}</td>

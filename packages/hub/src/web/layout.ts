@@ -16,6 +16,7 @@ th{font-size:13px;color:#667085;font-weight:600}code,pre{font:13px/1.45 ui-monos
 pre{background:#f3f4f7;padding:10px 12px;border-radius:6px;overflow:auto;white-space:pre-wrap;word-break:break-word}
 .tag{display:inline-block;background:#eef2fb;color:#2456c7;border-radius:10px;padding:0 8px;font-size:12px;margin-right:4px}
 .badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:12px;background:#fde7e7;color:#a12a2a}
+.badge.taskset{background:#e6f4ec;color:#1a7f4b}
 .grid{display:grid;grid-template-columns:2fr 1fr;gap:16px}@media(max-width:800px){.grid{grid-template-columns:1fr}}
 button,.button{background:#2456c7;color:#fff;border:0;border-radius:6px;padding:6px 14px;font:inherit;cursor:pointer}
 button.secondary{background:#e1e4ea;color:#1d2330}input,select{font:inherit;padding:5px 8px;border:1px solid #cdd2db;border-radius:6px}

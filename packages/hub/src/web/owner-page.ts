@@ -1,5 +1,6 @@
 /** An owner's page (`/<owner>`): their environments, the eval reports they uploaded, and their ranks. */
 import type { Principal } from "../server/hub-context.ts";
+import { kindBadge } from "./agent-labels.ts";
 import { argTags } from "./arg-tags.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { layout } from "./layout.ts";
@@ -22,13 +23,13 @@ const reward = (value: number | null) => (value === null ? "—" : value.toFixed
 export function ownerPage(options: { viewer: Principal | null; profile: OwnerProfile }): string {
   const { owner, environments, reports, ranks } = options.profile;
   const envRows = environments.map(
-    (e) => html`<tr><td><a href="/${owner}/${e.name}"><strong>${e.name}</strong></a>
+    (e) => html`<tr><td><a href="/${owner}/${e.name}"><strong>${e.name}</strong></a>${kindBadge(e.kind)}
 ${e.visibility === "private" ? html` <span class="badge">private</span>` : ""}
 <div class="muted small">${e.description}</div></td><td>${e.latestVersion ?? "—"}</td></tr>`,
   );
   const reportRows = reports.map(
     (r) => html`<tr><td><a href="/reports/${r.id}">#${r.id}</a></td><td>${envIdLinks(r.env)}@${r.version}</td>
-<td>${r.model}</td><td class="small">${argTags(r.envArgs)}</td><td>${reward(r.meanReward)}${r.status === "complete" ? "" : html` <span class="small muted">${r.status}</span>`}</td>
+<td>${r.model}${r.harness === null ? "" : html` <span class="small muted">through</span> <code>${r.harness}</code>`}</td><td class="small">${argTags(r.envArgs)}</td><td>${reward(r.meanReward)}${r.status === "complete" ? "" : html` <span class="small muted">${r.status}</span>`}</td>
 <td class="small muted nowrap">${r.createdAt.slice(0, 10)}</td></tr>`,
   );
   const rankRows = ranks.map(

@@ -4,7 +4,7 @@
  * A private environment, and every report on one, is shown only to that environment's owner.
  */
 import type { Queryable } from "../db/database.ts";
-import { listOwnerEnvironments, type Visibility } from "../store/environments-store.ts";
+import { type EnvKind, listOwnerEnvironments, type Visibility } from "../store/environments-store.ts";
 import { listUploadedReports, rankBestReports } from "../store/reports-store.ts";
 import { findUserByName } from "../store/users-store.ts";
 import { latestSemvers } from "../store/versions-store.ts";
@@ -15,6 +15,8 @@ export const OWNER_LIST_LIMIT = 100;
 /** One of the owner's environments. */
 export interface OwnerEnvironment {
   name: string;
+  /** What its latest version holds: an environment or a taskset. */
+  kind: EnvKind;
   visibility: Visibility;
   description: string;
   /** Highest semver pushed, null before the first push. */
@@ -28,6 +30,8 @@ export interface OwnerReport {
   env: string;
   version: string;
   model: string;
+  /** The harness of an agent run; null: none. */
+  harness: string | null;
   /** The run's environment arguments; `{}` means the defaults. */
   envArgs: Record<string, unknown>;
   /** Null until the upload is complete. */
@@ -85,6 +89,7 @@ export async function loadOwnerProfile(
   );
   const environments = shownEnvs.map((e) => ({
     name: e.name,
+    kind: e.kind,
     visibility: e.visibility,
     description: e.description,
     latestVersion: latest.get(e.id) ?? null,
@@ -112,6 +117,7 @@ export async function loadOwnerProfile(
       env: `${r.owner}/${r.name}`,
       version: r.semver,
       model: r.model,
+      harness: r.harness,
       envArgs: r.envArgs,
       meanReward: r.avgReward,
       status: r.status,

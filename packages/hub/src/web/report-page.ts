@@ -1,10 +1,11 @@
 /**
- * A report's page: what was run (environment version and arguments, model, sampling), the summary, and a rollout
+ * A report's page: what was run (environment version and arguments, model, an agent run's harness, sampling), the summary, and a rollout
  * browser where each rollout opens to its prompt, completion messages and tool calls (no scripts:
  * `<details>` elements).
  */
 import type { ReportInfo, ReportRow } from "../api/schemas/report-schemas.ts";
 import type { Principal } from "../server/hub-context.ts";
+import { harnessCell } from "./agent-labels.ts";
 import { argTags } from "./arg-tags.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { layout } from "./layout.ts";
@@ -66,6 +67,7 @@ export function reportPage(options: {
 <tr><th>Mean reward</th><td>${report.avg_reward === null ? "—" : report.avg_reward.toFixed(4)}</td></tr>
 <tr><th>Rollouts</th><td>${report.rows_received} of ${report.row_count} (${report.status})</td></tr>
 <tr><th>Environment arguments</th><td id="env-args">${argTags(report.env_args)}</td></tr>
+${report.harness === null ? "" : html`<tr><th>Harness</th><td id="harness">${harnessCell(report.harness)}${typeof report.metadata.runtime === "string" ? html` <span class="small muted">in the ${report.metadata.runtime} runtime</span>` : ""}</td></tr>`}
 <tr><th>Sampling</th><td>${argTags(report.sampling_args)}</td></tr>
 <tr><th>Run</th><td><code>${report.run_id}</code> uploaded by ${ownerLink(report.uploaded_by)} on ${report.created_at.slice(0, 10)}</td></tr>
 </tbody></table></div>

@@ -1,6 +1,7 @@
 /**
- * `vf env info owner/name[@ref]`: an environment's description, visibility and version (the latest,
- * or the one `@ref` names), with the commands that install it.
+ * `vf env info owner/name[@ref]`: an environment's (or taskset's) description, visibility and version
+ * (the latest, or the one `@ref` names), with the commands that install and evaluate it: a taskset's
+ * through a harness.
  */
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
@@ -36,7 +37,8 @@ Examples:
         io.out(JSON.stringify({ ...info, version }));
         return;
       }
-      io.out(`${info.id}  (${info.visibility})`);
+      const kind = version?.kind ?? info.kind;
+      io.out(`${info.id}  (${kind === "taskset" ? "taskset, " : ""}${info.visibility})`);
       if (info.description) io.out(info.description);
       if (info.tags.length > 0) io.out(`tags: ${info.tags.join(", ")}`);
       if (!version) {
@@ -51,6 +53,14 @@ Examples:
       io.out(`size: ${version.file_count} files, ${formatBytes(version.size)}`);
       io.out(`install: ${vfCommand(`env install ${info.id}@${version.semver}`)}`);
       io.out(`with npm (latest): ${info.install.npm}`);
+      io.out(`evaluate: ${evalLine(info.id, kind)}`);
       if (flags.readme && info.readme) io.out(`\n${info.readme.trimEnd()}`);
     });
+}
+
+/** How to evaluate it once installed: a taskset's tasks are worked on by a harness (bash by default). */
+export function evalLine(id: string, kind: "environment" | "taskset"): string {
+  return kind === "taskset"
+    ? `${vfCommand(`eval ${id} --harness bash`)}  (a taskset: any harness, e.g. claude-code, codex)`
+    : vfCommand(`eval ${id}`);
 }

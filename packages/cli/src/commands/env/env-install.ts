@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { shortHash } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
+import { evalLine } from "./env-info.ts";
 import { provideHostPeers } from "./host-peers.ts";
 
 interface InstallFlags extends HubFlags {
@@ -77,6 +78,6 @@ Examples:
         }
       }
       if (flags.json) io.out(JSON.stringify(installed));
-      else io.err(`run it with: vf eval ${installed[0]!.id}`);
+      else io.err(`run it with: ${evalLine(installed[0]!.id, installed[0]!.version.kind)}`);
     });
 }

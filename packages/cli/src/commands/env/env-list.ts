@@ -1,4 +1,7 @@
-/** `vf env list` and `vf env search QUERY`: environments on the Hub you can see, a page at a time. */
+/**
+ * `vf env list` and `vf env search QUERY`: environments (and tasksets) on the Hub you can see, a page
+ * at a time.
+ */
 import type { Command } from "commander";
 import { integerFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -18,7 +21,7 @@ export function registerEnvList(env: Command, io: Output): void {
   pageFlags(
     env
       .command("list")
-      .description("list environments (public, and your private ones)")
+      .description("list environments and tasksets (public, and your private ones)")
       .option("-s, --search <words>", "only those whose id, description or tags hold every word"),
   )
     .addHelpText(
@@ -77,7 +80,8 @@ async function list(io: Output, flags: ListFlags): Promise<void> {
     );
     return;
   }
-  const rows = page.items.map((e) => [e.id, e.latest_version ?? "-", e.visibility, e.description]);
-  for (const line of textTable(["ID", "LATEST", "VISIBILITY", "DESCRIPTION"], rows)) io.out(line);
+  // KIND tells a taskset (run through a harness: vf eval ID --harness bash) from an environment.
+  const rows = page.items.map((e) => [e.id, e.latest_version ?? "-", e.kind, e.visibility, e.description]);
+  for (const line of textTable(["ID", "LATEST", "KIND", "VISIBILITY", "DESCRIPTION"], rows)) io.out(line);
   if (page.next_cursor) io.err(`more: add --cursor ${page.next_cursor}`);
 }

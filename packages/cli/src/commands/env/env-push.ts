@@ -4,16 +4,18 @@
  * would pack there (package.json `files`, .npmignore, npm's always-included and always-excluded
  * files), less dot-files, node_modules and outputs/. `--bump` raises the version in package.json
  * first when the content changed; `--dry-run` lists what would be sent. Before either, the package
- * must load as vf would load it (`--no-load-check` skips that).
+ * must load as vf would load it, an environment or a taskset (push-load-check.ts; `--no-load-check`
+ * skips that).
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { EnvArgsError, UserError } from "@vf-rl/core/errors";
+import { UserError } from "@vf-rl/core/errors";
 import { type Command, Option } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { vfCommand } from "../../vf-command.ts";
 import { formatBytes, shortHash, textTable } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
+import { checkLoads } from "./push-load-check.ts";
 
 interface PushFlags extends HubFlags {
   visibility?: "public" | "private";
@@ -49,7 +51,10 @@ export function registerEnvPush(env: Command, io: Output): void {
         "list the files (those npm pack would pack) and version that would be pushed; send nothing",
       )
       .option("--owner <name>", "push under this owner (default: your user)")
-      .option("--no-load-check", "push without first loading the environment (e.g. it needs secrets to load)")
+      .option(
+        "--no-load-check",
+        "push without first loading the environment or taskset (e.g. it needs secrets to load)",
+      )
       .option("--json", "print the outcome as JSON"),
   )
     .addHelpText(
@@ -121,27 +126,4 @@ Examples:
           return;
       }
     });
-}
-
-/**
- * Refuses a package that does not load: its entry is imported and its `loadEnvironment` called with
- * default arguments, as `vf eval` would, so a syntax error, a missing import or a missing export is
- * caught here rather than by everyone who installs it. An environment that demands arguments has
- * loaded far enough: its schema answered.
- */
-async function checkLoads(folder: string): Promise<void> {
-  const { loadEnvironmentById } = await import("@vf-rl/core/loading");
-  try {
-    await loadEnvironmentById(folder);
-  } catch (error) {
-    if (error instanceof EnvArgsError) return;
-    // Transform and syntax errors span lines (a code frame); the refusal is one line.
-    const detail = (error instanceof Error ? error.message : String(error))
-      .replace(/\s*\n\s*/g, " ")
-      .replace(/^cannot load environment "[^"]*" from /, "")
-      .trim();
-    throw new UserError(
-      `cannot push ${folder}: it does not load (${detail}): fix it, or push anyway with --no-load-check`,
-    );
-  }
 }

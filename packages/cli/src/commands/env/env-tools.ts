@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { jsonObjectFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
 import { toolSignature } from "../../terminal/tool-signature.ts";
+import { vfCommand } from "../../vf-command.ts";
 
 interface ToolsFlags {
   mcp?: boolean;
@@ -41,7 +42,13 @@ Examples:
       }
       if (flags.mcp && flags.json)
         throw new UsageError("--json lists the tools, --mcp serves them: give one");
-      const { loadEnvironmentById } = await import("@vf-rl/core/loading");
+      const { findEnvironment, loadEnvironmentById } = await import("@vf-rl/core/loading");
+      if (findEnvironment(envId).packageJson.vf.kind === "taskset") {
+        const { UserError } = await import("@vf-rl/core/errors");
+        throw new UserError(
+          `${envId} is a taskset: the tools its agent gets are its harness's (bash's bash tool, or an agent CLI's own), not the taskset's; list its tasks with ${vfCommand(`env tasks ${envId}`)}`,
+        );
+      }
       const { env, id } = await loadEnvironmentById(envId, { args: flags.envArgs ?? {} });
       try {
         // Duck-typed: an environment may bring its own copy of core, whose ToolEnv is another class.

@@ -5,9 +5,19 @@ import { z } from "zod";
 export const Visibility = z.enum(["public", "private"]);
 export type Visibility = z.infer<typeof Visibility>;
 
+/**
+ * What a package holds (its package.json's `vf.kind`): an environment, which runs its own rollouts,
+ * or a taskset, whose tasks an agent program (a harness) works on. A Hub that predates kinds sends
+ * none: it held environments.
+ */
+export const EnvKind = z.enum(["environment", "taskset"]);
+export type EnvKind = z.infer<typeof EnvKind>;
+
 /** One version of an environment. */
 export const VersionInfo = z.object({
   semver: z.string(),
+  /** What this version's package holds. */
+  kind: EnvKind.default("environment"),
   /** SHA-256 over the package files (docs/content-hash.md): the version's identity. */
   content_hash: z.string(),
   /** SHA-256 of the .tgz, checked by `vf env install`. */
@@ -27,6 +37,8 @@ export const EnvSummary = z.object({
   id: z.string(),
   owner: z.string(),
   name: z.string(),
+  /** What its latest version holds: an environment or a taskset. */
+  kind: EnvKind.default("environment"),
   visibility: Visibility,
   description: z.string(),
   tags: z.array(z.string()),

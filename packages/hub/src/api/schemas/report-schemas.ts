@@ -15,9 +15,14 @@ export const CreateReportRequest = z
     /**
      * The run's metadata.json, as read by core's results reader. Its `env_args` (an object; absent
      * means the environment's defaults) are the report's arguments: leaderboards rank runs of
-     * different arguments apart.
+     * different arguments apart. Its `harness`, on an agent run (a taskset, or an environment run
+     * with `--harness`), is the agent program the model worked through: leaderboards rank each
+     * model and harness as one entry.
      */
-    metadata: z.looseObject({ env_args: z.record(z.string(), z.unknown()).optional() }),
+    metadata: z.looseObject({
+      env_args: z.record(z.string(), z.unknown()).optional(),
+      harness: z.string().min(1).max(100).optional(),
+    }),
     /** How many rows the finished upload will hold. */
     row_count: z.number().int().min(0).max(1_000_000),
   })
@@ -39,6 +44,8 @@ export const ReportInfo = z.object({
   sampling_args: z.record(z.string(), z.unknown()),
   /** The environment arguments of the run (its metadata's `env_args`); `{}` means the defaults. */
   env_args: z.record(z.string(), z.unknown()),
+  /** The harness an agent run's model worked through (its metadata's `harness`); null: none, vf ran the rollouts. */
+  harness: z.string().nullable().default(null),
   metadata: z.record(z.string(), z.unknown()),
   status: ReportStatus,
   row_count: z.number().int(),
@@ -68,9 +75,11 @@ export type RowsReceived = z.infer<typeof RowsReceived>;
 export const ReportRow = z.object({ index: z.number().int(), row: z.record(z.string(), z.unknown()) });
 export type ReportRow = z.infer<typeof ReportRow>;
 
-/** One model's line of an environment's leaderboard. */
+/** One model's line of an environment's leaderboard (one model and harness's, for agent runs). */
 export const LeaderboardEntry = z.object({
   model: z.string(),
+  /** The harness the model worked through; null: the environment ran the rollouts itself. */
+  harness: z.string().nullable().default(null),
   reports: z.number().int(),
   rollouts: z.number().int(),
   best_reward: z.number(),
@@ -79,7 +88,7 @@ export const LeaderboardEntry = z.object({
 });
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntry>;
 
-/** The leaderboard of one set of environment arguments: one line per model, best first. */
+/** The leaderboard of one set of environment arguments: one line per model (and harness), best first. */
 export const LeaderboardGroup = z.object({
   /** The environment arguments of every run ranked here; `{}` means the defaults. */
   env_args: z.record(z.string(), z.unknown()),
