@@ -22,6 +22,7 @@
  * await runtime.close();
  */
 
+export { RUNTIME_TYPES, type RuntimeType } from "./config/agent-env-tables.ts";
 export { ContainerRuntimeOptions, type ContainerRuntimeOptionsInput } from "./container/container-options.ts";
 export { containerRuntime, findContainerEngine } from "./container/container-runtime.ts";
 export { BASH_SYSTEM_PROMPT, BashHarnessOptions, bashHarness } from "./harnesses/bash/bash-harness.ts";
@@ -52,8 +53,6 @@ export {
   type LoadAgentEnvOptions,
   type LoadedAgentEnv,
   loadAgentEnv,
-  RUNTIME_TYPES,
-  type RuntimeType,
 } from "./load-agent-env.ts";
 export { LocalRuntimeOptions, type LocalRuntimeOptionsInput } from "./local/local-options.ts";
 export { localRuntime } from "./local/local-runtime.ts";

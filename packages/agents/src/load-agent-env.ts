@@ -19,15 +19,12 @@ import {
 } from "@vf-rl/core/agents";
 import { UserError } from "@vf-rl/core/errors";
 import { type EnvPackageJson, findEnvironment, loadEnvironmentById, loadTaskset } from "@vf-rl/core/loading";
+import type { RuntimeType } from "./config/agent-env-tables.ts";
 import { containerRuntime } from "./container/container-runtime.ts";
 import { harnessCacheDir, harnessReadOnlyPaths } from "./harnesses/cache-dir.ts";
 import { harnessById } from "./harnesses/index.ts";
 import { localRuntime } from "./local/local-runtime.ts";
 import { subprocessRuntime } from "./subprocess/subprocess-runtime.ts";
-
-/** Where agents run: the local sandbox, a container, or plain subprocesses. */
-export const RUNTIME_TYPES = ["local", "container", "subprocess"] as const;
-export type RuntimeType = (typeof RUNTIME_TYPES)[number];
 
 /** What to load. */
 export interface LoadAgentEnvOptions {
@@ -41,6 +38,8 @@ export interface LoadAgentEnvOptions {
   extraEnvKwargs?: Record<string, unknown>;
   /** A harness id of `HARNESSES`; a taskset's default is bash, an environment needs one (`chat`: its own loop). */
   harness?: string;
+  /** The harness's options (a config's `[env.agent.harness]` keys besides `id`); default none. */
+  harnessOptions?: Record<string, unknown>;
   /** Default local. */
   runtime?: RuntimeType;
 }
@@ -73,7 +72,7 @@ export async function loadAgentEnv(options: LoadAgentEnvOptions): Promise<Loaded
     const loaded = await loadTaskset(found, options.envArgs ?? {});
     taskset = loaded.taskset;
     id = loaded.id;
-    harness = harnessById(options.harness ?? "bash");
+    harness = harnessById(options.harness ?? "bash", options.harnessOptions);
   } else {
     if (options.harness === undefined) {
       throw new UserError(
@@ -91,7 +90,7 @@ export async function loadAgentEnv(options: LoadAgentEnvOptions): Promise<Loaded
     id = loaded.id;
     const own = environmentTaskset(loaded.env, { id });
     taskset = own;
-    harness = options.harness === "chat" ? own.harness : harnessById(options.harness);
+    harness = options.harness === "chat" ? own.harness : harnessById(options.harness, options.harnessOptions);
   }
   // An agent CLI is installed once into the cache, and a local sandbox shows it read-only.
   const cacheDir = harnessCacheDir();

@@ -25,6 +25,7 @@ export { type StepTrainResult, type TrainStepOptions, trainStep } from "./algori
 export { type NoItemsReason, type RolloutItems, rolloutItems } from "./algorithm/training-items.ts";
 export { latestCheckpoint, RunProgress } from "./checkpoints/run-checkpoint.ts";
 export { checkConfigRules } from "./config/config-rules.ts";
+export { type EnvSource, envSource } from "./config/env-source.ts";
 export {
   builtinBaseModel,
   type ConfigSource,

@@ -2,6 +2,8 @@
  * The rules between keys of a training config, checked before anything starts. Each broken rule is
  * one message naming the keys and their values, then what to do.
  */
+
+import { envSource } from "./env-source.ts";
 import type { TrainConfig } from "./train-config.ts";
 
 /** Every rule the config breaks, one message each (empty when it is fine). */
@@ -62,7 +64,7 @@ export function checkConfigRules(config: TrainConfig): string[] {
       );
     }
   }
-  const ids = config.env.map((e) => e.id);
+  const ids = config.env.map((e) => envSource(e).id);
   const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
   if (repeated.length > 0) {
     problems.push(

@@ -1,12 +1,23 @@
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type LoadAgentEnvOptions, loadAgentEnv } from "@vf-rl/agents";
 import { ConfigError } from "@vf-rl/core";
 import { parseOverrides } from "@vf-rl/core/config";
-import { loadEnvironmentById } from "@vf-rl/core/loading";
+import { findEnvironment, loadEnvironmentById } from "@vf-rl/core/loading";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VOWELS_ENV } from "../testing/index.ts";
+import { type EnvSource, envSource } from "./env-source.ts";
 import { loadTrainConfig, resolveTrainConfig } from "./load-train-config.ts";
+
+/** The loadAgentEnv options of an [[env]] block's harness and runtime. */
+function agentOptions(agent: EnvSource["agent"]): Partial<LoadAgentEnvOptions> {
+  return {
+    ...(agent?.harness !== undefined ? { harness: agent.harness } : {}),
+    ...(agent ? { harnessOptions: agent.harnessOptions } : {}),
+    ...(agent?.runtime !== undefined ? { runtime: agent.runtime } : {}),
+  };
+}
 
 let dir: string;
 beforeAll(async () => {
@@ -158,7 +169,10 @@ describe("training configs", () => {
     for (const name of names) {
       const config = await loadTrainConfig(join(shipped, name));
       for (const env of config.env) {
-        const loaded = await loadEnvironmentById(env.id, { args: env.args });
+        const { id, args, agent } = envSource(env);
+        const loaded = await (agent || findEnvironment(id).packageJson.vf.kind === "taskset"
+          ? loadAgentEnv({ envId: id, envArgs: args, ...agentOptions(agent) })
+          : loadEnvironmentById(id, { args }));
         await loaded.env.teardown();
       }
     }

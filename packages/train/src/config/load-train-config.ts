@@ -15,6 +15,7 @@ import { BASE_MODEL_DIR, CONFIG_FILE } from "@vf-rl/engine";
 import { parse as parseToml } from "smol-toml";
 import { checkConfigRules } from "./config-rules.ts";
 import { describeIssues } from "./describe-issues.ts";
+import { envSource } from "./env-source.ts";
 import { type FreshModelConfig, TrainConfig } from "./train-config.ts";
 
 /** A config with the model and the run folder decided. */
@@ -80,17 +81,19 @@ export function resolveTrainConfig(
   config.env.forEach((env, i) => {
     // An environment served at an address is loaded by its server, not here.
     if (env.address !== undefined) return;
+    const { id } = envSource(env);
     try {
-      findEnvironment(env.id);
+      findEnvironment(id);
     } catch (error) {
       if (!(error instanceof EnvironmentNotFoundError)) throw error;
-      const install = error.notInstalled ? `, e.g. vf env install ${env.id}` : "";
-      problems.push(`${source.where}: env[${i}].id: ${error.message}${install}`);
+      const install = error.notInstalled ? `, e.g. vf env install ${id}` : "";
+      const key = env.taskset ? "taskset.id" : "id";
+      problems.push(`${source.where}: env[${i}].${key}: ${error.message}${install}`);
     }
   });
   if (problems.length > 0) throw configError(problems);
   const outputDir =
-    config.output_dir ?? `outputs/train/${config.env[0]!.id.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
+    config.output_dir ?? `outputs/train/${envSource(config.env[0]!).id.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
   return { ...config, model: model!, output_dir: outputDir };
 }
 

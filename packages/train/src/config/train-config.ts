@@ -11,7 +11,10 @@
  *   rollouts_per_example = 8                 # rollouts per group (one prompt)
  *   [sampling]  max_tokens, temperature, top_p, top_k, min_p, repetition_penalty
  *   [[env]]     id, num_examples, [env.args]
+ *               or prime-rl's agents: [env.taskset] (id and arguments), [env.agent.harness] (id and
+ *               options), [env.agent.runtime] (type), declared in @vf-rl/agents/config
  */
+import { AgentTable, HarnessTable, RuntimeTable, TasksetTable } from "@vf-rl/agents/config";
 import { z } from "zod";
 
 /** How rollouts sample. The same values go to the server of every turn. */
@@ -41,11 +44,16 @@ export const SamplingConfig = z
   .strict();
 export type SamplingConfig = z.infer<typeof SamplingConfig>;
 
-/** One environment to train on; several [[env]] tables train on their mixture. */
+/**
+ * One environment to train on; several [[env]] tables train on their mixture. An environment is
+ * named by `id` (and `[env.args]`), or, as prime-rl names agents, by `[env.taskset]`; a taskset
+ * package, or an environment given a harness, trains through agents: the harness's model calls are
+ * the rollout's turns.
+ */
 export const EnvConfig = z
   .object({
-    /** Environment id (`reverse-text`, `owner/name@1.0.0`) or a package folder. */
-    id: z.string().min(1),
+    /** Environment id (`reverse-text`, `owner/name@1.0.0`) or a package folder; or `[env.taskset] id`. */
+    id: z.string().min(1).optional(),
     /**
      * An env server already serving this environment (`vf env serve`, e.g. "tcp://10.0.0.5:5000"):
      * its rows come from the server and its rollouts run there, calling the policy's inference
@@ -62,8 +70,46 @@ export const EnvConfig = z
      * all. Several environments are mixed in proportion to their (capped) row counts.
      */
     num_examples: z.number().int().positive().optional(),
+    /** prime-rl's `[env.taskset]`: the taskset's id, its other keys its arguments. */
+    taskset: TasksetTable.optional(),
+    /** prime-rl's `[env.agent]`: `[env.agent.harness]` (id, options) and `[env.agent.runtime]` (type). */
+    agent: AgentTable.optional(),
+    /** `[env.harness]`, the same as `[env.agent.harness]`. */
+    harness: HarnessTable.optional(),
+    /** `[env.runtime]`, the same as `[env.agent.runtime]`. */
+    runtime: RuntimeTable.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((env, context) => {
+    const issue = (path: string, message: string) =>
+      context.addIssue({ code: "custom", path: [path], message });
+    if (env.id === undefined && env.taskset === undefined) {
+      issue(
+        "id",
+        'is missing: name the environment with id = "<environment>", or a taskset with [env.taskset] id',
+      );
+    }
+    if (env.id !== undefined && env.taskset !== undefined) {
+      issue("taskset", "names the environment a second time: keep id or [env.taskset], not both");
+    }
+    if (Object.keys(env.args).length > 0 && env.taskset !== undefined) {
+      issue("args", "are given twice: put the taskset's arguments in [env.taskset] beside its id");
+    }
+    for (const key of ["harness", "runtime"] as const) {
+      if (env[key] !== undefined && env.agent?.[key] !== undefined) {
+        issue(
+          key,
+          `is set twice, as [env.${key}] and [env.agent.${key}]: keep one (prime-rl's is env.agent.${key})`,
+        );
+      }
+    }
+    if (env.address !== undefined && (env.agent ?? env.harness ?? env.runtime) !== undefined) {
+      issue(
+        "address",
+        "serves the environment elsewhere, where its agents run: drop [env.agent] here, or address",
+      );
+    }
+  });
 export type EnvConfig = z.infer<typeof EnvConfig>;
 
 /** A freshly initialised engine model (instead of a checkpoint folder). */

@@ -3,10 +3,11 @@
  * trainer (the engine in this process, or a `vf trainer serve` server), each failure turned into
  * one line saying what to fix.
  */
-import { ConfigError, EnvArgsError, type RolloutInput, UserError } from "@vf-rl/core";
-import { loadEnvironmentById } from "@vf-rl/core/loading";
+import { ConfigError, EnvArgsError, type Environment, type RolloutInput, UserError } from "@vf-rl/core";
+import { findEnvironment, loadEnvironmentById } from "@vf-rl/core/loading";
 import { createLocalTrainer, HttpTrainer, type Trainer, tokenizer } from "@vf-rl/engine";
 import { EnvClient, ServedEnvironment } from "@vf-rl/env-server";
+import { type EnvSource, envSource } from "../config/env-source.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import { vfErrorOf } from "../engine-errors.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
@@ -33,6 +34,7 @@ export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<
       rolloutsPerExample: 1,
       ...(spec.num_examples !== undefined ? { numExamples: spec.num_examples } : {}),
     } as const;
+    const source = envSource(spec);
     if (spec.address !== undefined) {
       const server = new EnvClient(spec.address);
       const env = await ServedEnvironment.connect(server).catch((error: unknown) => {
@@ -42,28 +44,60 @@ export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<
       env.addTeardown("close the env server connection", () => server.close());
       const { inputs, warnings } = await env.inputs(trainingRows);
       if (inputs.length === 0) throw new UserError(`the env server at ${spec.address} has no training rows`);
-      notices.push(...warnings.map((w) => `${spec.id}: ${w}`));
-      envs_E.push({ id: spec.id, env, server });
+      notices.push(...warnings.map((w) => `${source.id}: ${w}`));
+      envs_E.push({ id: source.id, env, server });
       rows_E.push(inputs);
       continue;
     }
-    const { env, id } = await loadEnvironmentById(spec.id, { args: spec.args }).catch((error: unknown) => {
+    const argsKey = spec.taskset ? `env[${index}].taskset` : `env[${index}].args`;
+    const { env, id } = await loadTrainEnv(source).catch((error: unknown) => {
       if (!(error instanceof EnvArgsError)) throw error;
-      const key = `env[${index}].args`;
+      const table = spec.taskset ? "[env.taskset]" : "[env.args]";
       throw new ConfigError(
-        `${error.message}: fix them in [env.args] of the [[env]] block for "${spec.id}"`,
-        key,
+        `${error.message}: fix them in ${table} of the [[env]] block for "${source.id}"`,
+        argsKey,
       );
     });
     const { inputs, warnings } = await env.inputs(trainingRows);
     if (inputs.length === 0) {
-      throw new UserError(`environment "${id}" has no training rows: check its [env.args] and num_examples`);
+      await env.teardown();
+      throw new UserError(`environment "${id}" has no training rows: check its arguments and num_examples`);
     }
     notices.push(...warnings.map((w) => `${id}: ${w}`));
     envs_E.push({ id, env });
     rows_E.push(inputs);
   }
   return { envs_E, rows_E, notices };
+}
+
+/**
+ * The environment an [[env]] block names: a taskset package, or an environment given a harness, as
+ * agents (@vf-rl/agents' `loadAgentEnv`: the harness's model calls through the interception server
+ * are the rollout's turns, with the policy's token ids and logprobs); any other environment as it is.
+ */
+async function loadTrainEnv(
+  source: EnvSource,
+  // biome-ignore lint/suspicious/noExplicitAny: environments of any state type
+): Promise<{ env: Environment<any>; id: string }> {
+  const isTaskset = findEnvironment(source.id).packageJson.vf.kind === "taskset";
+  if (!isTaskset && source.agent?.harness === undefined) {
+    if (source.agent !== undefined) {
+      throw new ConfigError(
+        `"${source.id}" is an environment, which runs as agents only with a harness: add [env.agent.harness] id = "chat" (its own turn loop) or "bash", or drop [env.agent]`,
+      );
+    }
+    return loadEnvironmentById(source.id, { args: source.args });
+  }
+  // Loaded only for agents: a run of plain environments never starts the runtimes' code.
+  const { loadAgentEnv } = await import("@vf-rl/agents");
+  const agent = source.agent;
+  return loadAgentEnv({
+    envId: source.id,
+    envArgs: source.args,
+    ...(agent?.harness !== undefined ? { harness: agent.harness } : {}),
+    ...(agent ? { harnessOptions: agent.harnessOptions } : {}),
+    ...(agent?.runtime !== undefined ? { runtime: agent.runtime } : {}),
+  });
 }
 
 /** The trainer a config names, and a line describing it. */

@@ -8,7 +8,8 @@
 //
 // bash-harness.ts pipes this file to `node --input-type=module -` after a line that sets
 // `globalThis.vfAgentConfig`; by hand: `node bash-agent.mjs config.json`, with the same fields:
-// { baseUrl, apiKey, model, messages, maxOutputChars, commandTimeoutSeconds }.
+// { baseUrl, apiKey, model, messages, maxOutputChars, commandTimeoutSeconds, tools } (tools: the names
+// offered, default both).
 import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -17,7 +18,7 @@ import { dirname, resolve } from "node:path";
 
 const config = globalThis.vfAgentConfig ?? JSON.parse(await readFile(process.argv[2], "utf8"));
 
-const TOOLS = [
+const ALL_TOOLS = [
   {
     type: "function",
     function: {
@@ -47,6 +48,8 @@ const TOOLS = [
     },
   },
 ];
+const offered = config.tools ?? ["bash", "write_file"];
+const TOOLS = ALL_TOOLS.filter((tool) => offered.includes(tool.function.name));
 
 /** One model call: the assistant message it answered. (node:http, not fetch: fetch costs a start.) */
 async function complete(messages) {

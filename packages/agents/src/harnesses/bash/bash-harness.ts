@@ -23,6 +23,14 @@ export const BashHarnessOptions = z
     systemPrompt: z.string().optional(),
     /** The node the agent runs with, inside the runtime. Default "node" (the runtime's PATH). */
     node: z.string().default("node"),
+    /**
+     * The tools offered, by name; default both. A small model's context holds only `["bash"]`
+     * (the definitions are part of every prompt).
+     */
+    tools: z
+      .array(z.enum(["bash", "write_file"]))
+      .min(1)
+      .default(["bash", "write_file"]),
   })
   .strict();
 export type BashHarnessOptions = z.infer<typeof BashHarnessOptions>;
@@ -56,6 +64,7 @@ export function bashHarness(options: z.input<typeof BashHarnessOptions> = {}): H
         messages: withInstructions(task.prompt, parsed.systemPrompt ?? BASH_SYSTEM_PROMPT),
         maxOutputChars: parsed.maxOutputChars,
         commandTimeoutSeconds: parsed.commandTimeoutSeconds,
+        tools: parsed.tools,
       };
       // The program comes on stdin, its config (with the rollout's secret) on its first line, so
       // neither shows in a process list.

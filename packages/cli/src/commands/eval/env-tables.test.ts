@@ -38,15 +38,50 @@ describe("an eval config's env tables (verifiers v1, prime-rl)", () => {
     });
   });
 
-  it("refuse a key set both ways, and keys vf does not read, by name", async () => {
+  it("carry the harness's options, which have no flag, to the spec", async () => {
+    const [spec] = await load([
+      "[[eval]]",
+      "[eval.env.taskset]",
+      'id = "bash-arithmetic"',
+      "[eval.env.agent.harness]",
+      'id = "bash"',
+      'tools = ["bash"]',
+      'systemPrompt = "Use the bash tool."',
+    ]);
+    expect(spec).toMatchObject({
+      envId: "bash-arithmetic",
+      harness: "bash",
+      harnessOptions: { tools: ["bash"], systemPrompt: "Use the bash tool." },
+    });
+    expect(spec).not.toHaveProperty("envArgs");
+  });
+
+  it("refuse a key set both ways, and keys vf does not read, each in one line", async () => {
     await expect(
       load(["[[eval]]", 'id = "a"', 'harness = "chat"', "[eval.env.harness]", 'id = "bash"']),
     ).rejects.toThrow("[[eval]] #1: both harness and env.harness.id are set: keep one");
     await expect(
       load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.judge]", 'id = "x"']),
-    ).rejects.toThrow("env.judge is not known: use env.taskset, env.harness, env.runtime or env.agent");
+    ).rejects.toThrow(/^\S+ \[\[eval\]\] #1: env\.judge is not known: use env\.taskset, env\.agent/);
     await expect(
-      load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.runtime]", 'type = "vm"']),
-    ).rejects.toThrow(/runtime/);
+      load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.agent]", "max_turns = 3"]),
+    ).rejects.toThrow("env.agent.max_turns is not known: use env.agent.harness or env.agent.runtime");
+    await expect(
+      load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.agent.runtime]", 'type = "vm"']),
+    ).rejects.toThrow(/env\.agent\.runtime\.type: .*"local"/);
+    await expect(
+      load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.agent.harness]", 'tools = ["bash"]']),
+    ).rejects.toThrow('env.agent.harness.id is missing: name it, e.g. env.agent.harness.id = "bash"');
+    await expect(
+      load([
+        "[[eval]]",
+        "[eval.env.taskset]",
+        'id = "a"',
+        "[eval.env.harness]",
+        'id = "bash"',
+        "[eval.env.agent.harness]",
+        'id = "chat"',
+      ]),
+    ).rejects.toThrow("env.harness: is set twice, as env.harness and env.agent.harness: keep one");
   });
 });

@@ -18,9 +18,9 @@
  *
  * `[[ablation]]` blocks sweep values (ablation.ts); each combination is one more evaluation.
  *
- * Agents: `harness = "bash"` and `runtime = "local"` (`--harness`, `--runtime`), or verifiers v1's
- * and prime-rl's `[eval.env.taskset]` / `[eval.env.harness]` / `[eval.env.runtime]` tables
- * (env-tables.ts).
+ * Agents: `harness = "bash"` and `runtime = "local"` (`--harness`, `--runtime`), or prime-rl's
+ * `[eval.env.taskset]` / `[eval.env.agent.harness]` / `[eval.env.agent.runtime]` tables, the ones
+ * `vf train`'s `[[env]]` takes (env-tables.ts); the harness's options only there.
  */
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "@vf-rl/core";
@@ -154,7 +154,8 @@ export async function loadEvalConfig(
     return expandAblation(block, where).map((cell) => ({ ...cell, where: `${where} (${cell.label})` }));
   });
   return [...written, ...swept].map(({ block: value, where, label }) => {
-    const block = EvalBlock.safeParse(readEnvTables(value, where));
+    const tables = readEnvTables(value, where);
+    const block = EvalBlock.safeParse(tables.block);
     if (!block.success) throw new ConfigError(describeConfigIssues(block.error, where, KNOWN_KEYS));
     const data = block.data as EvalBlock;
     const set = (key: string) => data[key] !== undefined || globals[key] !== undefined;
@@ -167,6 +168,7 @@ export async function loadEvalConfig(
     applySettings(spec, settingValues([globals, data]));
     // The command line's settings, over every evaluation's own.
     applySettings(spec, new Map(overrides.map(({ path: [key], value }) => [settingOf(key!), value])));
+    if (Object.keys(tables.harnessOptions).length > 0) spec.harnessOptions = tables.harnessOptions;
     if (data.name !== undefined) spec.name = data.name;
     // A sweep's cells share their block's name: their values tell them apart.
     const shown = label ?? data.name;

@@ -56,6 +56,7 @@ export async function loadEvalEnv(spec: EvalSpec, options: { envServer: boolean 
     envArgs: spec.envArgs,
     extraEnvKwargs: spec.extraEnvKwargs,
     ...(spec.harness !== undefined ? { harness: spec.harness } : {}),
+    ...(spec.harnessOptions !== undefined ? { harnessOptions: spec.harnessOptions } : {}),
     ...(spec.runtime !== undefined ? { runtime: spec.runtime } : {}),
   });
   return { ...loaded, agents: true };

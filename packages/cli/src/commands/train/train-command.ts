@@ -59,7 +59,7 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
     )
     .action(async (path: string, rest: string[], flags: TrainFlags) => {
       if (!existsSync(path)) throw await (await import("./missing-config.ts")).trainConfigNotFound(path);
-      const { loadTrainConfig, runTraining } = await import("@vf-rl/train");
+      const { envSource, loadTrainConfig, runTraining } = await import("@vf-rl/train");
       const { parseOverrides } = await import("@vf-rl/core/config");
       const { stringify: stringifyToml } = await import("smol-toml");
       const overrides: ConfigOverride[] = parseOverrides(rest);
@@ -90,7 +90,7 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
         // the command that evaluates what was trained, on the environments it was trained on
         if (result.checkpoint !== undefined && existsSync(result.checkpoint)) {
           const { evalCommands } = await import("../eval/eval-hint.ts");
-          for (const command of evalCommands(config.env, result.checkpoint))
+          for (const command of evalCommands(config.env.map(envSource), result.checkpoint))
             io.out(`evaluate it: ${command}`);
         }
         if (result.interrupted) setExit(EXIT_INTERRUPTED);
