@@ -82,9 +82,14 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen[result + 1]).toBe("  [exit code 0]");
     expect(screen[result + 2]).toMatch(/^assistant · call 2 · \d+ → \d+ tokens · stop · \d+ ms:$/);
     expect(screen[result + 3]).toBe("  Done.");
+    // The tools the agent offered, after its messages, each with the first line of its description.
+    const tools = screen.indexOf("── tools offered (2) ──");
+    expect(tools).toBeGreaterThan(result);
+    expect(screen[tools + 1]).toBe("  bash(command: string)");
+    expect(screen[tools + 2]).toMatch(/^ {6}Run a bash command in the working folder/);
     // The calls in order, with the API the agent spoke and the token ids the model returned.
     const calls = screen.indexOf("── model calls (2) ──");
-    expect(calls).toBeGreaterThan(result);
+    expect(calls).toBeGreaterThan(tools);
     expect(screen[calls + 1]).toMatch(
       /^1\. openai_chat_completions · scripted · \d+ → \d+ tokens · tool_calls/,
     );
@@ -125,6 +130,7 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen).toContain("── branch 3 of 3 · main · calls 3–4 ──");
     expect(screen).toContain("the branch the agent finished on: the row's prompt and completion");
     expect(screen).toContainEqual(expect.stringMatching(/^ {2}→ bash \[call_\w+\]$/));
+    expect(screen).toContain("── tools offered on this branch (2) ──");
     expect(screen).toContainEqual(expect.stringMatching(/^1\. openai_chat_completions .* · branch 1$/));
     expect(screen).toContainEqual(expect.stringMatching(/^4\. openai_chat_completions .* · branch 3$/));
 
@@ -140,7 +146,8 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen.slice(branch + 2, branch + 4)).toEqual(["system:", `  ${PLANNER_PROMPT}`]);
     const reply = screen.findIndex((line) => line.startsWith("assistant · call 2 · "));
     expect(screen[reply + 1]).toBe(`  ${PLAN}`);
-    expect(screen.join("\n")).not.toContain("→ bash");
+    // The planner was offered no tools; the bash agent's branch was.
+    expect(screen.join("\n")).not.toMatch(/→ bash|tools offered/);
 
     // At either end the keys stay where they are.
     state = await pressAll(state, [{ char: "[" }, { char: "[" }]);

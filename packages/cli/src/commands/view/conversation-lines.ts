@@ -4,13 +4,13 @@
  * description), then each message under its role, tool calls with their arguments, tool results
  * under the call they answer. An agent's rollout shows its trace instead of the row's prompt and
  * completion: how the agent ended, one branch of its message graph (`branch`, an index of
- * `traceBranches`), every model call, and the program's last output.
+ * `traceBranches`) and the tools offered on it, every model call, and the program's last output.
  */
 import type { RolloutRecord } from "@vf-rl/core/results";
-import { toolSignature } from "../../terminal/tool-signature.ts";
 import { messageLines } from "./message-lines.ts";
 import { readTrace } from "./saved-trace.ts";
 import { fmt, lineWriter, type StyledLine } from "./styled-lines.ts";
+import { toolLines } from "./tool-lines.ts";
 import { traceBranches } from "./trace-branches.ts";
 import { branchLines, callListLines, outputLines, traceSummaryLines } from "./trace-lines.ts";
 
@@ -36,22 +36,15 @@ export function conversationLines(record: RolloutRecord, width: number, branch?:
   const read = readTrace(record);
   const found = read.type === "trace" ? traceBranches(read.trace) : null;
   const shown = branch ?? found?.main ?? 0;
-  if (read.type === "trace" && found) traceSummaryLines(read.trace, found, shown, push);
   if (read.type === "unreadable") push("error", `the agent's trace cannot be read: ${read.message}`);
-  const tools = record.tool_defs ?? [];
-  if (tools.length > 0) {
-    push("heading", `── tools offered (${tools.length}) ──`);
-    for (const tool of tools) {
-      push("tool", toolSignature(tool), "  ");
-      if (tool.function.description) push("dim", tool.function.description, "      ");
-    }
-  }
   if (read.type === "trace" && found) {
+    traceSummaryLines(read.trace, found, shown, push);
     branchLines(read.trace, found, shown, push);
     callListLines(read.trace, found, push);
     outputLines(read.trace, push);
     return lines;
   }
+  toolLines(record.tool_defs ?? [], push, { heading: "tools offered", firstLineOnly: false });
   push("heading", "── prompt ──");
   for (const message of record.prompt) messageLines(message, push);
   push("heading", "── completion ──");

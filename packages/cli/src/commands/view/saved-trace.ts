@@ -3,12 +3,22 @@
  * trace's calls and nodes only as lists (their shape is core/agents' `AgentCall` and `MessageNode`);
  * these schemas read the fields the viewer shows, each with a default, so a trace written by an
  * older vf, or a file edited by hand, shows what it holds instead of breaking the screen. A call's
- * messages and tools are not read: its reply is the node it names, and the whole history is the
- * graph, so each message is read once however many calls resent it.
+ * messages are not read: its reply is the node it names, and the whole history is the graph, so
+ * each message is read once however many calls resent it.
  */
 import { Message } from "@vf-rl/core";
 import type { RolloutRecord } from "@vf-rl/core/results";
 import { z } from "zod";
+
+/** A tool the call offered; a schema of another shape reads as no arguments. */
+export const SavedTool = z.object({
+  function: z.object({
+    name: z.string(),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).catch({}),
+  }),
+});
+export type SavedTool = z.infer<typeof SavedTool>;
 
 /** One model call, as the viewer lists it. */
 export const SavedCall = z.object({
@@ -29,6 +39,8 @@ export const SavedCall = z.object({
   error: z.string().nullable().default(null),
   dropped: z.array(z.string()).default([]),
   sampling: z.record(z.string(), z.unknown()).default({}),
+  /** The tools offered; a list the viewer cannot read shows as none. */
+  tools: z.array(SavedTool).catch([]),
 });
 export type SavedCall = z.infer<typeof SavedCall>;
 

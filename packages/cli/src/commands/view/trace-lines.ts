@@ -1,12 +1,14 @@
 /**
  * An agent rollout's trace as display lines: how the agent ended (stop, exit code, the errors that
  * ended or contained it, tool results the host rewrote), its branches with the one shown marked,
- * the messages of that branch with each reply under the model call that wrote it, every model call
+ * the messages of that branch with each reply under the model call that wrote it and the tools
+ * offered there (after the messages: an agent CLI's run to hundreds of lines), every model call
  * in order (API, tokens, finish reason, time, failure), and the last output of the program.
  */
 import { messageLines } from "./message-lines.ts";
 import type { SavedCall, SavedTrace } from "./saved-trace.ts";
 import type { Push } from "./styled-lines.ts";
+import { toolLines } from "./tool-lines.ts";
 import type { TraceBranches } from "./trace-branches.ts";
 
 /** The summary above the tools: how it ended, what went wrong, and the branches. */
@@ -25,19 +27,23 @@ export function traceSummaryLines(trace: SavedTrace, found: TraceBranches, shown
     push("tool", `tool result ${edit.toolCallId}${tool} ${done} from call ${edit.callIndex + 1}${reason}`);
   }
   const { branches, main } = found;
-  if (branches.length > 1) push("dim", `${branches.length} branches ([ and ] switch):`);
-  if (branches.length > 1) {
-    for (const [i, branch] of branches.entries()) {
-      const mark = i === shown ? "›" : " ";
-      const calls = branch.calls.length > 0 ? `calls ${ranges(branch.calls)}` : "no reply";
-      push(
-        i === shown ? "body" : "dim",
-        `${mark} ${i + 1}  ${i === main ? "main · " : ""}${calls} · ${plural(branch.path.length, "message")}`,
-        "  ",
-      );
-    }
+  if (branches.length < 2) return;
+  push("dim", `${branches.length} branches ([ and ] switch):`);
+  // A window of the list around the branch shown: agents may start dozens.
+  const start = Math.max(0, Math.min(shown - 4, branches.length - BRANCH_ROWS));
+  const end = Math.min(branches.length, start + BRANCH_ROWS);
+  if (start > 0) push("dim", `… ${start} more`, "    ");
+  for (let i = start; i < end; i++) {
+    const branch = branches[i]!;
+    const calls = branch.calls.length > 0 ? `calls ${ranges(branch.calls)}` : "no reply";
+    const text = `${i === shown ? "›" : " "} ${i + 1}  ${i === main ? "main · " : ""}${calls} · ${plural(branch.path.length, "message")}`;
+    push(i === shown ? "body" : "dim", text, "  ");
   }
+  if (end < branches.length) push("dim", `… ${branches.length - end} more`, "    ");
 }
+
+/** Rows of the branch list shown at once. */
+const BRANCH_ROWS = 9;
 
 /** The messages of branch `shown`, each reply noted with the call that wrote it. */
 export function branchLines(trace: SavedTrace, found: TraceBranches, shown: number, push: Push): void {
@@ -62,6 +68,10 @@ export function branchLines(trace: SavedTrace, found: TraceBranches, shown: numb
     const note = call === undefined ? "" : `call ${call + 1} · ${callFacts(trace.calls[call]!)}`;
     messageLines(node.message, push, note);
   }
+  const last = branch.calls.at(-1);
+  const tools = last === undefined ? [] : trace.calls[last]!.tools;
+  const heading = `tools offered${branches.length > 1 ? " on this branch" : ""}`;
+  toolLines(tools, push, { heading, firstLineOnly: true });
 }
 
 /** Every model call in the order they started. */
