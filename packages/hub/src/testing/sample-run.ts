@@ -14,6 +14,8 @@ export interface SampleRunOptions {
   rewards: number[];
   /** The environment arguments the run records; default `{}` (the environment's defaults). */
   envArgs?: Record<string, unknown>;
+  /** An agent run's harness and runtime, recorded as vf eval records them; default none. */
+  agent?: { harness: string; runtime: string };
 }
 
 /** Writes the run and returns its folder. */
@@ -65,6 +67,7 @@ export function writeSampleRun(options: SampleRunOptions): string {
       avg_metrics: { correct: avg },
       status: "complete",
       run_id: options.runId,
+      ...options.agent,
     }),
   );
   return options.dir;
