@@ -156,6 +156,22 @@ describe("vf view on an agent's rollouts", () => {
     expect(lines(state)[0]).toBe("coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)");
   });
 
+  it("finds agents' rollouts by the commands they ran, the limits that ended them and any branch", async () => {
+    const search = async (dir: string, text: string) =>
+      lines(await view(dir, ["search", ...[...text].map((char) => ({ char })), "enter"]));
+    expect((await search(runs.bash, "sed -i")).filter((line) => /#\d\.\d/.test(line))).toEqual([
+      expect.stringMatching(/^› #0\.0 /),
+    ]);
+    expect(await search(runs.runaway, "limit of 3 model calls")).toContainEqual(
+      expect.stringMatching(/^› #0\.0 /),
+    );
+    // The plan is on the planner's branch only, not in the row's prompt and completion.
+    expect(await search(runs.branching, "trim the dashes")).toContainEqual(
+      expect.stringMatching(/^› #0\.0 /),
+    );
+    expect(await search(runs.bash, "trim the dashes")).toContain("nothing matches");
+  });
+
   it("fits every line of an agent's rollout in 80 columns with colour on", async () => {
     const narrow = { width: 80, height: 24, color: true };
     let state = await view(runs.branching, ["enter"]);

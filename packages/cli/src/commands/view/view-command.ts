@@ -9,13 +9,16 @@ import type { Output } from "../../terminal/output.ts";
 export function registerView(program: Command, io: Output): void {
   program
     .command("view")
-    .description("browse saved evaluation runs: runs → rollouts → one conversation")
+    .description("browse saved evaluation runs: runs → rollouts → one conversation or agent trace")
     .argument("[dir]", "folder holding evals/ (vf eval's -o), an evals folder, or one run", "outputs")
     .option("--json", "print every run with its summary as JSON, for scripts")
     .addHelpText(
       "after",
       `
 Keys: ↑/↓ (j/k) move · enter open · esc/b back · / search · space page · q quit
+An agent's rollout shows its trace: each model call with its tool calls and their results, the
+errors that ended it, and its branches (a subagent, a compaction, a retried call): [ and ] move
+between them, starting on the main one.
 Exit status: 1 when no run could be read (an empty folder included); with --json, also when any run
 is unreadable: every run is still printed, an unreadable one with its "error". A run saved as running
 whose process is gone (killed) shows as interrupted.

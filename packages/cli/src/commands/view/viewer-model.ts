@@ -4,7 +4,7 @@
  * agent's rollout the branch of its trace shown. Pure except for loading a run when it is opened;
  * the terminal shell and the tests drive it the same way.
  */
-import { contentText } from "@vf-rl/core";
+import { contentText, type Message } from "@vf-rl/core";
 import { type LoadedRun, type RolloutRecord, type RunEntry, readRun } from "@vf-rl/core/results";
 import { readTrace } from "./saved-trace.ts";
 import { type TraceBranches, traceBranches } from "./trace-branches.ts";
@@ -75,22 +75,40 @@ export function rolloutOrder(run: LoadedRun): number[] {
     );
 }
 
-/** Indices of the rollouts shown on a rollouts screen (by example and rollout), after its search. */
+/**
+ * Indices of the rollouts shown on a rollouts screen (by example and rollout), after its search: a
+ * rollout matches by its error, stop condition, answer, messages and the tool calls in them, and an
+ * agent's also by every branch of its trace, the errors that ended it and the program's output.
+ */
 export function visibleRollouts(run: LoadedRun, query: string): number[] {
   const q = query.toLowerCase();
   const ordered = rolloutOrder(run);
   if (!q) return ordered;
-  return ordered.filter((i) => {
-    const record = run.records[i]!;
-    const text = [
-      record.error?.error ?? "",
-      record.stop_condition ?? "",
-      record.answer,
-      ...record.completion.map((m) => contentText(m.content)),
-      ...record.prompt.map((m) => contentText(m.content)),
-    ].join(" ");
-    return text.toLowerCase().includes(q);
-  });
+  return ordered.filter((i) => searchText(run.records[i]!).toLowerCase().includes(q));
+}
+
+function searchText(record: RolloutRecord): string {
+  const read = readTrace(record);
+  const trace = read.type === "trace" ? read.trace : null;
+  return [
+    record.error?.error ?? "",
+    record.stop_condition ?? "",
+    record.answer,
+    ...record.completion.map(messageText),
+    ...record.prompt.map(messageText),
+    ...(trace?.nodes.map((node) => messageText(node.message)) ?? []),
+    ...(trace?.errors.map((error) => `${error.type} ${error.message}`) ?? []),
+    trace?.output ?? "",
+  ].join(" ");
+}
+
+/** A message's text and, for an assistant's, the tool calls it made (name and arguments). */
+function messageText(message: Message): string {
+  const calls = message.role === "assistant" ? (message.tool_calls ?? []) : [];
+  return [
+    contentText(message.content),
+    ...calls.map((c) => `${c.function.name} ${c.function.arguments}`),
+  ].join(" ");
 }
 
 /** The branches of a row's agent trace; null for an environment's own rollout or an unreadable trace. */
