@@ -9,14 +9,18 @@
  *
  *   reverse-text      training ≤ 15 min; sampled gain ≥ 0.15, intervals apart; greedy intervals apart
  *   tool-arithmetic   training ≤ 20 min; greedy gain ≥ 0.15 on ≥ 400 rollouts, intervals apart
+ *   bash-arithmetic   training ≤ 30 min; greedy gain ≥ 0.15 on ≥ 200 rollouts, intervals apart
+ *                     (through the bash harness, from its warm start: see its README)
  *
  *   npx tsx bench/train/rl-gain.ts [--env reverse-text] [--config configs/train/ENV.toml]
- *       [--eval-args JSON] [--rows 100] [--rollouts 4] [--greedy-rows N] [--out outputs/bench/ENV]
- *       [--model DIR] [--skip-train]
+ *       [--eval-args JSON | --eval-config configs/eval/ENV.toml] [--rows 100] [--rollouts 4]
+ *       [--greedy-rows N] [--out outputs/bench/ENV] [--model DIR] [--skip-train]
  *
  * --greedy-rows defaults to rows × rollouts (as many greedy rollouts as sampled ones, when the eval
  * split has that many rows; vf eval warns and takes them all when it has fewer). The evaluations use
- * the environment's default args unless --eval-args gives others, e.g. the config's [env.args].
+ * the environment's default args unless --eval-args gives others, e.g. the config's [env.args]; an
+ * agent's taskset is evaluated with --eval-config, an eval config whose one [[eval]] block names the
+ * taskset, harness and runtime as the training config does (`vf eval CONFIG`, the flags over it).
  * Intervals are over rows (the mean of each row's rollouts, then a normal interval over rows), since
  * rollouts of one row are not independent draws.
  *
@@ -37,6 +41,7 @@ const { values } = parseArgs({
     env: { type: "string", default: "reverse-text" },
     config: { type: "string" },
     "eval-args": { type: "string" },
+    "eval-config": { type: "string" },
     rows: { type: "string", default: "100" },
     rollouts: { type: "string", default: "4" },
     "greedy-rows": { type: "string" },
@@ -65,6 +70,7 @@ interface Targets {
 const TARGETS: Record<string, Targets> = {
   "reverse-text": { maxMinutes: 15, sampledGain: 0.15, greedyGain: 0, greedyRollouts: 0 },
   "tool-arithmetic": { maxMinutes: 20, greedyGain: 0.15, greedyRollouts: 400 },
+  "bash-arithmetic": { maxMinutes: 30, greedyGain: 0.15, greedyRollouts: 200 },
 };
 
 /** Runs vf to the end, streaming its output; resolves with the exit code and what it printed. */
@@ -140,7 +146,7 @@ async function evaluate(model: string, label: string): Promise<Record<Mode, Scor
     for (const mode of ["sampled", "greedy"] as const) {
       const outputDir = resolve(outDir, `eval-${label}-${mode}`);
       await rm(outputDir, { recursive: true, force: true });
-      const args = ["eval", envId, "-m", "vf-builtin", "-b", server.url];
+      const args = ["eval", values["eval-config"] ?? envId, "-m", "vf-builtin", "-b", server.url];
       if (values["eval-args"]) args.push("-a", values["eval-args"]);
       const { code } = await vf([...args, ...modeFlags(mode), "-s", "-o", outputDir, "--json"], false);
       if (code !== 0) throw new Error(`vf eval of ${label} (${mode}) exited with ${code}`);
@@ -194,7 +200,7 @@ const size = (mode: Mode) => `${before[mode].rollouts} rollouts of ${before[mode
 const load = (l: number[]) => l.map((x) => x.toFixed(1)).join(" ");
 const evalArgs = values["eval-args"] ? ` -a '${values["eval-args"]}'` : "";
 console.log(`
-${envId}: vf eval ${envId}${evalArgs}, sampled ${modeFlags("sampled").join(" ")} (${size("sampled")}), greedy ${modeFlags("greedy").join(" ")} (${size("greedy")})
+${envId}: vf eval ${values["eval-config"] ?? envId}${evalArgs}, sampled ${modeFlags("sampled").join(" ")} (${size("sampled")}), greedy ${modeFlags("greedy").join(" ")} (${size("greedy")})
            ${"sampled".padEnd(24)} greedy
   base     ${cell(before.sampled)} ${cell(before.greedy)} (${base})
   trained  ${cell(after.sampled)} ${cell(after.greedy)} (${trained}, step ${checkpoint.progress.step})
