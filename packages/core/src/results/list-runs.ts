@@ -20,6 +20,8 @@ export interface RunListing {
   runId: string;
   envId: string;
   model: string;
+  /** An agent run's harness (metadata `harness`, e.g. "bash"); absent for an environment's own run. */
+  harness?: string;
   /** When the run started (metadata `date`, ISO 8601), else when results.jsonl was last written. */
   date: string;
   /** Mean reward over the saved rows (recomputed: the metadata's may be a placeholder). */
@@ -101,6 +103,7 @@ async function describeRun(dir: string): Promise<RunEntry & { sortKey: number }>
       runId,
       envId: metadata.env_id,
       model: metadata.model,
+      ...(metadata.harness ? { harness: metadata.harness } : {}),
       date: metadata.date ?? new Date(mtime).toISOString(),
       avgReward: meanReward(distinct),
       rows: distinct.length,

@@ -52,6 +52,16 @@ async function view(dir: string, keys: Key[]): Promise<ViewerState> {
 const lines = (state: ViewerState, size = tall) => renderViewer(state, size).map((line) => line.trimEnd());
 
 describe("vf view on an agent's rollouts", () => {
+  it("lists agent runs with their harness, found by it too", async () => {
+    let state = initialState(await listRuns(outputs));
+    const rows = lines(state).filter((line) => line.includes("coding-tasks"));
+    expect(rows).toHaveLength(3);
+    expect(rows.filter((line) => /coding-tasks · bash +scripted/.test(line))).toHaveLength(2);
+    expect(rows.filter((line) => /coding-tasks · plan-then-bash +scripted/.test(line))).toHaveLength(1);
+    state = await pressAll(state, ["search", ...[..."plan-then"].map((char) => ({ char })), "enter"]);
+    expect(lines(state)[0]).toBe('vf view · 1 run matching "plan-then"');
+  });
+
   it("lists agent rollouts with their model calls, under a title naming the harness", async () => {
     const list = lines(await view(runs.bash, []));
     expect(list[0]).toBe("coding-tasks · scripted · bash harness · 2 rollouts · avg reward 0.500");

@@ -92,18 +92,21 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
 const CURSOR = "› ";
 
 /**
- * One run as a row of `width` columns: the environment and model share what the date, reward,
- * rollouts and status leave, so those always show.
+ * One run as a row of `width` columns: the environment (and an agent run's harness) and model
+ * share what the date, reward, rollouts and status leave, so those always show.
  */
 function runRow(entry: RunEntry, width: number): string {
   if (entry.type === "unreadable") return oneLine(`✗ ${entry.runId}  unreadable: ${entry.message}`);
   const date = entry.date.slice(0, 16).replace("T", " ");
   const status = entry.status === "complete" ? "" : ` (${entry.status})`;
   const rest = `${date}  reward ${fmt(entry.avgReward).padEnd(6)} ${String(entry.rows).padStart(5)} rollouts${status}`;
-  const names = Math.max(10, Math.min(45, width - rest.length - 2));
-  const envWidth = Math.min(20, Math.max(4, Math.floor(names * 0.45)));
+  // An agent run names its harness beside the taskset: runs of one taskset differ by it.
+  const env = entry.harness ? `${entry.envId} · ${entry.harness}` : entry.envId;
+  const names = Math.max(10, Math.min(entry.harness ? 55 : 45, width - rest.length - 2));
+  const share = entry.harness ? 0.6 : 0.45;
+  const envWidth = Math.min(entry.harness ? 30 : 20, Math.max(4, Math.floor(names * share)));
   const modelWidth = names - envWidth - 1;
-  return `${padToWidth(oneLine(entry.envId), envWidth)} ${padToWidth(oneLine(entry.model), modelWidth)} ${rest}`;
+  return `${padToWidth(oneLine(env), envWidth)} ${padToWidth(oneLine(entry.model), modelWidth)} ${rest}`;
 }
 
 /** The rows around the cursor that fit, each cut to `width`, the cursor's row highlighted. */

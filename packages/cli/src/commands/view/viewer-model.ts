@@ -54,7 +54,10 @@ export function visibleRuns(state: ViewerState, query: string): RunEntry[] {
   const q = query.toLowerCase();
   return state.runs.filter((run) => {
     if (!q) return true;
-    const text = run.type === "run" ? `${run.envId} ${run.model} ${run.runId} ${run.status}` : run.dir;
+    const text =
+      run.type === "run"
+        ? `${run.envId} ${run.harness ?? ""} ${run.model} ${run.runId} ${run.status}`
+        : run.dir;
     return text.toLowerCase().includes(q);
   });
 }
