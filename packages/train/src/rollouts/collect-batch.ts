@@ -230,7 +230,7 @@ async function runRound(
             envIndex,
             records_G: records.map((record) => ({ ...record, example_id: realId })),
             versions_G: states
-              ? states.map((state) => oldestVersion(state, options.client))
+              ? states.map((state) => oldestVersion(state, options.client, dispatched))
               : records.map(() => dispatched),
             errored: states
               ? states.some((state) => state.retryable)
@@ -246,13 +246,18 @@ async function runRound(
   return results.filter((group) => group !== undefined);
 }
 
-function oldestVersion(state: RolloutState<unknown>, client: PolicyClient): number {
+/**
+ * The oldest policy version of a rollout's turns; `dispatched` when none is known: an agent's turns
+ * are the interception server's records of the calls, not the responses the policy client tagged,
+ * and were sampled from the policy held when the group was sent, or a newer one.
+ */
+function oldestVersion(state: RolloutState<unknown>, client: PolicyClient, dispatched: number): number {
   let oldest = Number.POSITIVE_INFINITY;
   for (const turn of state.turns) {
     const version = client.versionOf(turn.response as ModelResponse);
     if (version !== undefined) oldest = Math.min(oldest, version);
   }
-  return Number.isFinite(oldest) ? oldest : 0;
+  return Number.isFinite(oldest) ? oldest : dispatched;
 }
 
 function trainGroup(group: DrawnGroup, options: CollectBatchOptions): TrainGroup {
