@@ -1,8 +1,10 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { RUNTIME_TYPES as AGENT_RUNTIMES } from "@vf-rl/agents/config";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadEvalConfig } from "./eval-config.ts";
+import { RUNTIME_TYPES } from "./eval-settings.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -36,6 +38,10 @@ describe("an eval config's env tables (verifiers v1, prime-rl)", () => {
       harness: "bash",
       runtime: "subprocess",
     });
+  });
+
+  it("take the runtimes --runtime takes (the flag's list stays light for vf's start)", () => {
+    expect(RUNTIME_TYPES).toEqual(AGENT_RUNTIMES);
   });
 
   it("carry the harness's options, which have no flag, to the spec", async () => {
