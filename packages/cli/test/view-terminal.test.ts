@@ -236,11 +236,15 @@ describe("vf view in a terminal", { timeout: 120_000 }, () => {
         (lines) => lines[0] === "coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)",
       );
       expectFits(main, width);
-      expect(main).toContain("  › 3  main · calls 3–4 · 5 messages");
+      expect(main).toContainEqual(
+        expect.stringMatching(/^ {2}› 3 {2}main · calls 3–4 · 5 messages · system: /),
+      );
       expect(main.at(-1)).toContain("[ ] branch");
       await tmux("send-keys", "-t", "view", "-l", "[");
       const planner = await until((lines) => lines[0] === "coding-tasks · rollout 1 of 1 · branch 2 of 3");
-      expect(planner).toContain("  › 2  calls 2 · 3 messages");
+      expect(planner).toContainEqual(
+        expect.stringMatching(/^ {2}› 2 {2}calls 2 · 3 messages · system: You are a planner/),
+      );
       expect(planner).toContain("a conversation of its own: no message in common with the main branch");
       expect(planner).toContain(`  ${PLANNER_PROMPT}`);
       // Its reply, the plan, further down.

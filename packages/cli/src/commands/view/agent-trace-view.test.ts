@@ -133,9 +133,11 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen.at(-1)).toMatch(/^↑↓ scroll · space page · \[ \] branch · b back/);
     const list = screen.indexOf("3 branches ([ and ] switch):");
     expect(screen.slice(list + 1, list + 4)).toEqual([
-      "    1  calls 1 · 3 messages",
-      "    2  calls 2 · 3 messages",
-      "  › 3  main · calls 3–4 · 5 messages",
+      `    1  calls 1 · 3 messages · system: ${PLANNER_PROMPT}`,
+      `    2  calls 2 · 3 messages · system: ${PLANNER_PROMPT}`,
+      expect.stringMatching(
+        /^ {2}› 3 {2}main · calls 3–4 · 5 messages · system: You are a coding agent .*…$/,
+      ),
     ]);
     expect(screen).toContain("── branch 3 of 3 · main · calls 3–4 ──");
     expect(screen).toContain("the branch the agent finished on: the row's prompt and completion");
@@ -149,7 +151,7 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen[0]).toBe("coding-tasks · rollout 1 of 1 · branch 2 of 3");
     // A new branch is shown from the top.
     expect(screen[2]).toMatch(/^example 0 · rollout 0 · reward 1/);
-    expect(screen).toContain("  › 2  calls 2 · 3 messages");
+    expect(screen).toContain(`  › 2  calls 2 · 3 messages · system: ${PLANNER_PROMPT}`);
     expect(screen).toContain("── branch 2 of 3 · calls 2 ──");
     expect(screen).toContain("a conversation of its own: no message in common with the main branch");
     const branch = screen.indexOf("── branch 2 of 3 · calls 2 ──");

@@ -38,7 +38,7 @@ export function conversationLines(record: RolloutRecord, width: number, branch?:
   const shown = branch ?? found?.main ?? 0;
   if (read.type === "unreadable") push("error", `the agent's trace cannot be read: ${read.message}`);
   if (read.type === "trace" && found) {
-    traceSummaryLines(read.trace, found, shown, push);
+    traceSummaryLines(read.trace, found, { shown, width }, push);
     branchLines(read.trace, found, shown, push);
     callListLines(read.trace, found, push);
     outputLines(read.trace, push);

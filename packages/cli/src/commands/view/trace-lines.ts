@@ -5,6 +5,8 @@
  * offered there (after the messages: an agent CLI's run to hundreds of lines), every model call
  * in order (API, tokens, finish reason, time, failure), and the last output of the program.
  */
+import { contentText } from "@vf-rl/core";
+import { fitWidth, printable, visibleWidth } from "../../terminal/text-width.ts";
 import { messageLines } from "./message-lines.ts";
 import type { SavedCall, SavedTrace } from "./saved-trace.ts";
 import type { Push } from "./styled-lines.ts";
@@ -12,7 +14,13 @@ import { toolLines } from "./tool-lines.ts";
 import type { TraceBranches } from "./trace-branches.ts";
 
 /** The summary above the tools: how it ended, what went wrong, and the branches. */
-export function traceSummaryLines(trace: SavedTrace, found: TraceBranches, shown: number, push: Push): void {
+export function traceSummaryLines(
+  trace: SavedTrace,
+  found: TraceBranches,
+  options: { shown: number; width: number },
+  push: Push,
+): void {
+  const { shown, width } = options;
   const failed = trace.calls.filter((call) => call.error !== null).length;
   const exit = trace.exitCode === null ? "killed or still running" : `exit ${trace.exitCode}`;
   push(
@@ -37,9 +45,26 @@ export function traceSummaryLines(trace: SavedTrace, found: TraceBranches, shown
     const branch = branches[i]!;
     const calls = branch.calls.length > 0 ? `calls ${ranges(branch.calls)}` : "no reply";
     const text = `${i === shown ? "›" : " "} ${i + 1}  ${i === main ? "main · " : ""}${calls} · ${plural(branch.path.length, "message")}`;
-    push(i === shown ? "body" : "dim", text, "  ");
+    // The preview takes what the row leaves of the width, so each branch stays one row.
+    const room = width - 2 - visibleWidth(text) - 3;
+    push(i === shown ? "body" : "dim", `${text}${preview(trace, branch.path, branch.shared, room)}`, "  ");
   }
   if (end < branches.length) push("dim", `… ${branches.length - end} more`, "    ");
+}
+
+/**
+ * What tells a branch apart, in a few words: its first message the main branch does not have (a
+ * subagent's system prompt, a retried call's other answer), or the main branch's first message.
+ */
+function preview(trace: SavedTrace, path: number[], shared: number, room: number): string {
+  const id = path[shared < path.length ? shared : 0];
+  const message = id === undefined ? undefined : trace.nodes[id]?.message;
+  if (!message) return "";
+  const calls = message.role === "assistant" ? (message.tool_calls ?? []) : [];
+  const text =
+    contentText(message.content).trim() || calls.map((call) => `→ ${call.function.name}`).join(" ");
+  const line = `${message.role}: ${printable(text.split("\n")[0]!.trim())}`;
+  return room < 12 ? "" : ` · ${fitWidth(line, room)}`;
 }
 
 /** Rows of the branch list shown at once. */
