@@ -18,6 +18,8 @@ export interface HubSession {
   project: TempProject;
   /** `vf ARGS` in the project, as admin. */
   vf(args: string[]): Promise<VfResult>;
+  /** What `vf` runs with: the Hub, admin's key, and the test's own home, config and managed folder. */
+  env: NodeJS.ProcessEnv;
   /** Stops the Hub and removes every folder. */
   close(): Promise<void>;
 }
@@ -40,6 +42,7 @@ export async function startHubSession(): Promise<HubSession> {
     admin: new HubClient({ url: hub.url, apiKey }),
     project,
     vf: (args) => runVf(args, { cwd: project.dir, env }),
+    env,
     close: async () => {
       await hub.close();
       await project.remove();
