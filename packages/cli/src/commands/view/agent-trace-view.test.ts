@@ -17,24 +17,26 @@ import {
   PLANNER_PROMPT,
   startCodingModel,
   startRunawayModel,
+  startShortContextModel,
 } from "./test-support.ts";
 import { initialState, type Key, press, type ViewerState } from "./viewer-model.ts";
 
 const tall = { width: 120, height: 300, color: false };
 let outputs: string;
-const runs = { bash: "", runaway: "", branching: "" };
+const runs = { bash: "", runaway: "", branching: "", failed: "" };
 
 beforeAll(async () => {
   outputs = await mkdtemp(join(tmpdir(), "vf-view-agents-"));
   const model = await startCodingModel();
   const runaway = await startRunawayModel();
+  const short = await startShortContextModel();
   try {
     runs.bash = await evalBashRun(outputs, model.url);
     runs.runaway = await evalRunawayRun(outputs, runaway.url);
     runs.branching = await evaluateBranchingRun(outputs, model.url);
+    runs.failed = await evalBashRun(join(outputs, "failed"), short.url);
   } finally {
-    await model.close();
-    await runaway.close();
+    await Promise.all([model.close(), runaway.close(), short.close()]);
   }
 }, 120_000);
 afterAll(() => rm(outputs, { recursive: true, force: true }));
@@ -122,6 +124,22 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen).toContain("stop: max_turns · truncated");
     expect(screen).toContainEqual(
       expect.stringMatching(/vf-bash-agent: the model call failed \(400\): vf ended this run/),
+    );
+  });
+
+  it("shows a failed call where the agent made it: what it sent past the last reply, and why it failed", async () => {
+    const list = lines(await view(runs.failed, []));
+    expect(list).toContainEqual(expect.stringMatching(/^› #0\.0 {2}reward 0 +error +✗ HarnessError 2 calls/));
+    const screen = lines(await view(runs.failed, ["enter"]));
+    expect(screen).toContain("── agent: error · exit 1 · 2 model calls (1 failed) ──");
+    const sent = screen.findIndex((line) => /^tool result \(call_\w+\) · sent in call 2:$/.test(line));
+    expect(sent).toBeGreaterThan(screen.findIndex((line) => line.startsWith("assistant · call 1 · ")));
+    expect(screen.slice(sent + 1, sent + 3)).toEqual(["  README.md", "  package.json"]);
+    const failed = screen.findIndex((line) => line.startsWith("call 2 · failed · "));
+    expect(failed).toBeGreaterThan(sent);
+    expect(screen.slice(failed, failed + 3).join(" ")).toMatch(/✗ prompt is too long: .*2048 tokens/);
+    expect(screen).toContainEqual(
+      expect.stringMatching(/^2\. openai_chat_completions · scripted · failed · \d+ ms$/),
     );
   });
 

@@ -3,8 +3,8 @@
  * trace's calls and nodes only as lists (their shape is core/agents' `AgentCall` and `MessageNode`);
  * these schemas read the fields the viewer shows, each with a default, so a trace written by an
  * older vf, or a file edited by hand, shows what it holds instead of breaking the screen. A call's
- * messages are not read: its reply is the node it names, and the whole history is the graph, so
- * each message is read once however many calls resent it.
+ * messages are read only for a failed call (`sentMessages`): a reply is the node it names, and the
+ * history is the graph, so each message is read once however many calls resent it.
  */
 import { Message } from "@vf-rl/core";
 import type { RolloutRecord } from "@vf-rl/core/results";
@@ -39,6 +39,8 @@ export const SavedCall = z.object({
   error: z.string().nullable().default(null),
   dropped: z.array(z.string()).default([]),
   sampling: z.record(z.string(), z.unknown()).default({}),
+  /** The conversation sent, left unread (see `sentMessages`). */
+  messages: z.array(z.unknown()).default([]),
   /** The tools offered; a list the viewer cannot read shows as none. */
   tools: z.array(SavedTool).catch([]),
 });
@@ -95,4 +97,15 @@ export function readTrace(record: RolloutRecord): ReadTrace {
   }
   read.set(record, result);
   return result;
+}
+
+/** The messages a call sent from position `from` on, as far as they read as messages. */
+export function sentMessages(call: SavedCall, from: number): Message[] {
+  const messages: Message[] = [];
+  for (const raw of call.messages.slice(from)) {
+    const parsed = Message.safeParse(raw);
+    if (!parsed.success) break;
+    messages.push(parsed.data);
+  }
+  return messages;
 }

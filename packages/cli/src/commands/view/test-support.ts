@@ -6,6 +6,7 @@
  *   js-slugify with one bash call and leaves py-median alone (one branch each).
  * - `evalRunawayRun`: the same with a model that calls `ls` forever, ended by the task's turn limit
  *   (`-a '{"maxTurns": 3}'`): the trace records why.
+ * - `evalBashRun` against `startShortContextModel`: js-slugify's second call fails (HTTP 400).
  * - `evaluateBranchingRun`: a harness that first asks a planning subagent (its own conversation),
  *   retries that call once as an agent does after a failed answer, then runs the bash agent: three
  *   branches, the bash agent's the main one. Run with core's `evaluate`, as a harness of one's own is
@@ -51,6 +52,22 @@ export function startCodingModel(): Promise<ScriptedServer> {
 export function startRunawayModel(): Promise<ScriptedServer> {
   return startScriptedServer({
     reply: () => ({ type: "message", toolCalls: [{ name: "bash", arguments: { command: "ls" } }] }),
+  });
+}
+
+/**
+ * A model whose context is too short for js-slugify's second call (an HTTP 400, as vLLM answers):
+ * the bash agent's `ls` result never reaches it, and the agent exits.
+ */
+export function startShortContextModel(): Promise<ScriptedServer> {
+  return startScriptedServer({
+    reply: (request) => {
+      if (!JSON.stringify(request.messages).includes("stray dashes")) return "I cannot fix this.";
+      if (!request.messages.some((message) => message.role === "tool")) {
+        return { type: "message", toolCalls: [{ name: "bash", arguments: { command: "ls" } }] };
+      }
+      return { type: "error", status: 400, message: "the maximum context length is 2048 tokens" };
+    },
   });
 }
 

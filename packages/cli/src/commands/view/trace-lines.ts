@@ -8,7 +8,7 @@
 import { contentText } from "@vf-rl/core";
 import { fitWidth, printable, visibleWidth } from "../../terminal/text-width.ts";
 import { messageLines } from "./message-lines.ts";
-import type { SavedCall, SavedTrace } from "./saved-trace.ts";
+import { type SavedCall, type SavedTrace, sentMessages } from "./saved-trace.ts";
 import type { Push } from "./styled-lines.ts";
 import { toolLines } from "./tool-lines.ts";
 import type { TraceBranches } from "./trace-branches.ts";
@@ -75,8 +75,13 @@ export function branchLines(trace: SavedTrace, found: TraceBranches, shown: numb
   const { branches, main } = found;
   const branch = branches[shown];
   if (!branch) {
+    // No call got a reply: what the first one sent, and why each failed.
     push("heading", "── conversation ──");
-    push("dim", "(no message reached the model)");
+    if (trace.calls.length === 0) push("dim", "(no message reached the model)");
+    for (const [i, call] of trace.calls.entries()) {
+      if (i === 0) for (const message of sentMessages(call, 0)) messageLines(message, push);
+      push("error", `call ${i + 1} · ${callFacts(call)}: ✗ ${call.error ?? "no reply"}`);
+    }
     return;
   }
   const calls = branch.calls.length > 0 ? ` · calls ${ranges(branch.calls)}` : "";
@@ -87,16 +92,39 @@ export function branchLines(trace: SavedTrace, found: TraceBranches, shown: numb
     push("dim", relation(branch.shared, shown === main));
   }
   const callOf = new Map(trace.calls.map((call, i) => [call.node, i]));
-  for (const id of branch.path) {
+  const failedAfter = failedCallsAfter(trace);
+  for (const [depth, id] of branch.path.entries()) {
     const node = trace.nodes[id]!;
     const call = callOf.get(id);
     const note = call === undefined ? "" : `call ${call + 1} · ${callFacts(trace.calls[call]!)}`;
     messageLines(node.message, push, note);
+    for (const failed of failedAfter.get(id) ?? []) failedCallLines(trace, failed, depth + 1, push);
   }
   const last = branch.calls.at(-1);
   const tools = last === undefined ? [] : trace.calls[last]!.tools;
   const heading = `tools offered${branches.length > 1 ? " on this branch" : ""}`;
   toolLines(tools, push, { heading, firstLineOnly: true });
+}
+
+/**
+ * Failed calls by the reply node they followed (the last one recorded before them): a failed call
+ * has no node of its own, so it is shown where the agent stood when it made it.
+ */
+function failedCallsAfter(trace: SavedTrace): Map<number, number[]> {
+  const after = new Map<number, number[]>();
+  let last: number | null = null;
+  for (const [i, call] of trace.calls.entries()) {
+    if (call.node !== null) last = call.node;
+    else if (last !== null) after.set(last, [...(after.get(last) ?? []), i]);
+  }
+  return after;
+}
+
+/** A failed call where it stood: what it sent past the messages above it, and why it failed. */
+function failedCallLines(trace: SavedTrace, index: number, depth: number, push: Push): void {
+  const call = trace.calls[index]!;
+  for (const message of sentMessages(call, depth)) messageLines(message, push, `sent in call ${index + 1}`);
+  push("error", `call ${index + 1} · ${callFacts(call)}: ✗ ${call.error ?? "no reply"}`);
 }
 
 /** Every model call in the order they started. */
