@@ -1,10 +1,11 @@
 // vf's own environments are installed one by one (the CLI brings reverse-text): the list findEnvironment
 // names them from is this repository's environments/ folder, and a missing one says how to install it.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EnvironmentNotFoundError, EnvironmentNotInstalledError } from "../errors.ts";
-import { VF_ENVIRONMENTS } from "./find-environment.ts";
+import { findEnvironment, VF_ENVIRONMENTS } from "./find-environment.ts";
 
 const environments = resolve(import.meta.dirname, "..", "..", "..", "..", "environments");
 
@@ -21,5 +22,29 @@ describe("vf's own environments", () => {
     expect(error).toBeInstanceOf(EnvironmentNotFoundError);
     expect(error).toMatchObject({ envId: "gsm8k", packageName: "@vf-env/gsm8k", notInstalled: false });
     expect(error.message).toBe("environment gsm8k is not installed: npm install -D @vf-env/gsm8k");
+  });
+});
+
+describe("a Hub id with a version", () => {
+  it("finds the installed package when the version is the one installed, latest or a hash, and refuses another label", () => {
+    const project = mkdtempSync(join(tmpdir(), "vf-find-"));
+    try {
+      const dir = join(project, "node_modules", "@ada", "bugfix");
+      mkdirSync(dir, { recursive: true });
+      const pkg = { name: "@ada/bugfix", version: "0.1.0", vf: { id: "bugfix", kind: "taskset" } };
+      writeFileSync(join(dir, "package.json"), JSON.stringify(pkg));
+      for (const id of ["ada/bugfix", "ada/bugfix@0.1.0", "ada/bugfix@latest", "ada/bugfix@3f9a2c1b"]) {
+        expect(findEnvironment(id, { cwd: project })).toMatchObject({ dir, hubId: "ada/bugfix" });
+      }
+      expect(() => findEnvironment("ada/bugfix@0.2.0", { cwd: project })).toThrow(
+        expect.objectContaining({
+          envId: "ada/bugfix@0.2.0",
+          notInstalled: true,
+          message: `unknown environment "ada/bugfix@0.2.0": ada/bugfix@0.1.0 is installed here (${dir}), not 0.2.0`,
+        }),
+      );
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

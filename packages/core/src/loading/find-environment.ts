@@ -48,6 +48,9 @@ export const VF_ENVIRONMENTS: readonly string[] = [
   "wordle",
 ];
 
+/** A version label (`1.2.0`, `1.2.0-rc.1`), as opposed to `latest` or a content hash. */
+const SEMVER = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/;
+
 /** The folder `vf env install` uses outside a project: `$VF_HOME/envs` (default `~/.vf/envs`). */
 export function managedEnvironmentsDir(): string {
   return join(process.env.VF_HOME ?? join(homedir(), ".vf"), "envs");
@@ -57,7 +60,8 @@ export function managedEnvironmentsDir(): string {
  * The package of environment `id`: a package folder's path, a bare id (`<envDir>/<id>`, then
  * installed packages, bundled ones included), or a Hub id `owner/name[@version]` among installed
  * packages. Throws `EnvironmentNotFoundError` naming the known ids, or that it is not installed
- * (`EnvironmentNotInstalledError` for one of `VF_ENVIRONMENTS`).
+ * (`EnvironmentNotInstalledError` for one of `VF_ENVIRONMENTS`; `notInstalled` for a Hub id, also
+ * when `@version` names a version label other than the one installed).
  */
 export function findEnvironment(id: string, options: FindOptions = {}): FoundEnvironment {
   const cwd = options.cwd ?? process.cwd();
@@ -72,7 +76,7 @@ export function findEnvironment(id: string, options: FindOptions = {}): FoundEnv
     }
     return { dir, packageJson: readManifest(dir) };
   }
-  const { name, owner } = parseEnvId(id);
+  const { name, owner, version } = parseEnvId(id);
   const candidates = owner ? [`@${owner}/${name}`] : [name, `@vf-env/${name}`];
   const local = join(localEnvironmentsDir(cwd, options), name);
   if (!owner && existsSync(join(local, "package.json")))
@@ -82,7 +86,17 @@ export function findEnvironment(id: string, options: FindOptions = {}): FoundEnv
       const dir = join(root, candidate);
       if (!existsSync(join(dir, "package.json"))) continue;
       const packageJson = readManifest(dir);
-      if (owner) return { dir, packageJson, hubId: `${owner}/${name}` };
+      if (owner) {
+        // A version label asked for and another installed: running it would measure the wrong version.
+        if (version !== undefined && SEMVER.test(version) && packageJson.version !== version) {
+          throw new EnvironmentNotFoundError(
+            id,
+            `${owner}/${name}@${packageJson.version} is installed here (${dir}), not ${version}`,
+            true,
+          );
+        }
+        return { dir, packageJson, hubId: `${owner}/${name}` };
+      }
       if (packageJson.vf.id === name) return { dir, packageJson };
     }
   }
