@@ -1,0 +1,42 @@
+/**
+ * The end of an agent rollout: every model call in the order they started (API, model, tokens,
+ * finish reason, time, branch, token ids, sampling, failure, what the dialect left out), and the
+ * last output of the program.
+ */
+import { callFacts } from "./call-words.ts";
+import type { SavedTrace } from "./saved-trace.ts";
+import type { Push } from "./styled-lines.ts";
+import type { TraceBranches } from "./trace-branches.ts";
+
+/** Every model call in the order they started. */
+export function callListLines(trace: SavedTrace, found: TraceBranches, push: Push): void {
+  if (trace.calls.length === 0) return;
+  push("heading", `── model calls (${trace.calls.length}) ──`);
+  const branchOf = new Map<number, number>();
+  for (const [b, branch] of found.branches.entries()) for (const c of branch.calls) branchOf.set(c, b);
+  for (const [i, call] of trace.calls.entries()) {
+    const branch = branchOf.get(i);
+    const where = found.branches.length > 1 && branch !== undefined ? ` · branch ${branch + 1}` : "";
+    push(call.error ? "error" : "body", `${i + 1}. ${call.api} · ${call.model} · ${callFacts(call)}${where}`);
+    const extra = [
+      call.stream ? "streamed" : "",
+      call.tokens ? `token ids: ${call.tokens.completion} sampled` : "",
+      Object.keys(call.sampling).length > 0
+        ? `sampling ${Object.entries(call.sampling)
+            .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+            .join(" ")}`
+        : "",
+    ].filter(Boolean);
+    if (extra.length > 0) push("dim", extra.join(" · "), "   ");
+    if (call.error) push("error", `✗ ${call.error}`, "   ");
+    for (const dropped of call.dropped) push("dim", `left out: ${dropped}`, "   ");
+  }
+}
+
+/** What the program printed last. */
+export function outputLines(trace: SavedTrace, push: Push): void {
+  const output = trace.output.trimEnd();
+  if (!output) return;
+  push("heading", "── program output (last lines) ──");
+  for (const line of output.split("\n")) push("dim", line, "  ");
+}
