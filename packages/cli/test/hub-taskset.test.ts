@@ -204,6 +204,14 @@ describe("a taskset through the Hub", () => {
       expect.objectContaining({ model: "scripted", harness: "bash", best_reward: 0.5 }),
     ]);
 
+    // Another version label than the one installed is not run in its place: vf says to install it.
+    const other = await vfThere(["eval", "admin/coding-tasks@0.9.0", "-m", "scripted", "-b", model.url]);
+    expect(other.code, other.stderr).toBe(1);
+    expect(other.stderr).toMatch(/admin\/coding-tasks@0\.1\.0 is installed here \(.*\), not 0\.9\.0/);
+    expect(other.stderr).toMatch(
+      /^hint: install it with (npx )?vf env install admin\/coding-tasks@0\.9\.0$/m,
+    );
+
     // Pushed again from its folder (named for the harness), the run is the same report: nothing sent.
     const runs = join(consumer.dir, "outputs", "evals", "admin--coding-tasks--scripted--bash");
     const again = await vfThere(["eval", "push", join(runs, readdirSync(runs)[0]!), "--json"]);
