@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { listRuns } from "@vf-rl/core/results";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleWidth } from "../../terminal/text-width.ts";
+import { conversationLines } from "./conversation-lines.ts";
 import { renderViewer } from "./render-viewer.ts";
 import {
   evalBashRun,
@@ -18,6 +19,8 @@ import {
   startCodingModel,
   startRunawayModel,
   startShortContextModel,
+  WITHHELD_REASON,
+  withheldResultRollout,
 } from "./test-support.ts";
 import { initialState, type Key, press, type ViewerState } from "./viewer-model.ts";
 
@@ -141,6 +144,21 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen).toContainEqual(
       expect.stringMatching(/^2\. openai_chat_completions · scripted · failed · \d+ ms$/),
     );
+  });
+
+  it("says which tool results the host withheld, and shows what the model was sent instead", async () => {
+    const screen = conversationLines(await withheldResultRollout(), 120).map((line) => line.text);
+    expect(screen).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^tool result call_\\w+ \\(bash\\) withheld from call 2: ${WITHHELD_REASON}$`),
+      ),
+    );
+    const result = screen.findIndex((line) => /^tool result \(call_\w+\):$/.test(line));
+    expect(screen[result + 1]).toBe(`  [vf] this tool result was withheld: ${WITHHELD_REASON}`);
+    // What the agent read is kept for the audit, above the conversation, never as the result.
+    const edit = screen.findIndex((line) => line.includes("withheld from call 2"));
+    expect(screen[edit + 1]).toBe("  the agent sent: assert(answer === 42);");
+    expect(screen.filter((line) => line.includes("answer === 42"))).toHaveLength(1);
   });
 
   it("shows a trace's branches, the main one first, and moves between them with [ and ]", async () => {

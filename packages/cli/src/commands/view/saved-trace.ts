@@ -6,7 +6,7 @@
  * messages are read only for a failed call (`sentMessages`): a reply is the node it names, and the
  * history is the graph, so each message is read once however many calls resent it.
  */
-import { Message } from "@vf-rl/core";
+import { Content, Message } from "@vf-rl/core";
 import type { RolloutRecord } from "@vf-rl/core/results";
 import { z } from "zod";
 
@@ -60,6 +60,8 @@ export const SavedToolResultEdit = z.object({
   toolName: z.string().nullable().default(null),
   type: z.string(),
   reason: z.string().nullable().default(null),
+  /** The result as the agent sent it, before the hook. */
+  original: Content.catch(""),
   callIndex: z.number().int().default(0),
 });
 export type SavedToolResultEdit = z.infer<typeof SavedToolResultEdit>;

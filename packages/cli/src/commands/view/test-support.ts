@@ -11,11 +11,16 @@
  *   retries that call once as an agent does after a failed answer, then runs the bash agent: three
  *   branches, the bash agent's the main one. Run with core's `evaluate`, as a harness of one's own is
  *   (vf eval names only the shipped harnesses).
+ * - `withheldResultRollout`: the bash agent reads a task's hidden tests and the host's tool-result
+ *   hook withholds what it read. vf eval sets no hook, so this one trace is the interception server's
+ *   own, on a row made for it.
  */
 import { bashHarness, subprocessRuntime } from "@vf-rl/agents";
 import { evaluate, OpenAIModelClient } from "@vf-rl/core";
-import { AgentEnv, type Harness } from "@vf-rl/core/agents";
+import { AgentEnv, AgentTask, type Harness, startInterceptionServer } from "@vf-rl/core/agents";
+import { createModelClient } from "@vf-rl/core/client";
 import { findEnvironment, loadTaskset } from "@vf-rl/core/loading";
+import { RolloutRecord } from "@vf-rl/core/results";
 import { type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { runVf } from "@vf-rl/test-support";
 
@@ -140,6 +145,55 @@ export async function evaluateBranchingRun(outputDir: string, modelUrl: string):
     return result.runDir;
   } finally {
     await env.teardown();
-    await client.close();
+    await client.close?.();
+  }
+}
+
+/** Why the hook withholds a result. */
+export const WITHHELD_REASON = "the hidden tests are the grader's";
+
+/** The bash agent asked to read tests/hidden.test.js, its result withheld by the host's hook. */
+export async function withheldResultRollout(): Promise<RolloutRecord> {
+  const model = await startScriptedServer({
+    reply: (request) =>
+      request.messages.some((message) => message.role === "tool")
+        ? "I could not read them."
+        : {
+            type: "message",
+            toolCalls: [{ name: "bash", arguments: { command: "cat tests/hidden.test.js" } }],
+          },
+  });
+  const server = await startInterceptionServer();
+  const client = createModelClient({ type: "openai_chat_completions", baseUrl: model.url, apiKey: "EMPTY" });
+  const task = AgentTask.parse({
+    id: "peek",
+    exampleId: 0,
+    prompt: [{ role: "user", content: "Read the hidden tests." }],
+    files: { "tests/hidden.test.js": "assert(answer === 42);\n" },
+  });
+  const runtime = await subprocessRuntime({ quiet: true }).create(task, { interceptionUrl: server.url });
+  try {
+    const rollout = server.register({
+      client,
+      model: "scripted",
+      onToolResult: ({ call }) =>
+        call?.function.arguments.includes("tests/")
+          ? { type: "deny", reason: WITHHELD_REASON }
+          : { type: "keep" },
+    });
+    const result = await bashHarness().run({
+      task,
+      runtime,
+      model: rollout.endpoint("openai_chat_completions"),
+      mcpUrls: [],
+      signal: new AbortController().signal,
+    });
+    const trace = await rollout.end({ exitCode: result.exitCode, output: result.output });
+    return RolloutRecord.parse({ example_id: 0, prompt: task.prompt, completion: [], reward: 0, trace });
+  } finally {
+    await runtime.close();
+    await server.close();
+    await client.close?.();
+    await model.close();
   }
 }

@@ -30,6 +30,12 @@ export function traceSummaryLines(
     const reason = edit.reason ? `: ${edit.reason}` : "";
     const done = edit.type === "deny" ? "withheld" : "rewritten";
     push("tool", `tool result ${edit.toolCallId}${tool} ${done} from call ${edit.callIndex + 1}${reason}`);
+    // What the agent had sent, which the model never saw: the first lines, to audit the hook.
+    const original = contentText(edit.original).trimEnd().split("\n");
+    const kept = original.slice(0, ORIGINAL_LINES).join("\n");
+    const more =
+      original.length > ORIGINAL_LINES ? ` (… ${original.length - ORIGINAL_LINES} more lines)` : "";
+    if (kept) push("dim", `the agent sent: ${kept}${more}`, "  ");
   }
   const { branches, main } = found;
   if (branches.length < 2) return;
@@ -63,6 +69,9 @@ function preview(trace: SavedTrace, path: number[], shared: number, room: number
   const line = `${message.role}: ${printable(text.split("\n")[0]!.trim())}`;
   return room < 12 ? "" : ` · ${fitWidth(line, room)}`;
 }
+
+/** Lines of a rewritten or withheld tool result's original shown. */
+const ORIGINAL_LINES = 3;
 
 /** Rows of the branch list shown at once. */
 const BRANCH_ROWS = 9;
