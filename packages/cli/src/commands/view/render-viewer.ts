@@ -4,7 +4,7 @@
  * Every line fits the frame's width in columns (cut with "…"), so none wraps and the frame never
  * scrolls the title or the selected row off the screen.
  */
-import type { RunEntry } from "@vf-rl/core/results";
+import type { RolloutRecord, RunEntry } from "@vf-rl/core/results";
 import { fitWidth, padToWidth, printable } from "../../terminal/text-width.ts";
 import { conversationLines, fmt, type StyledLine } from "./conversation-lines.ts";
 import { rolloutRow } from "./rollout-row.ts";
@@ -59,7 +59,7 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
     keys = "↑↓ move · enter open · / search · b back · q quit";
   } else {
     const record = screen.run.records[screen.index]!;
-    const lines = conversationLines(record, size.width, screen.branch);
+    const lines = linesOf(record, size.width, screen.branch);
     const scroll = Math.min(screen.scroll, Math.max(0, lines.length - body));
     const position = rolloutOrder(screen.run).indexOf(screen.index) + 1;
     const found = recordBranches(record);
@@ -86,6 +86,19 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
   ];
   // Whatever a line holds, and styled or not, it stays within the width.
   return frame.map((text) => fitWidth(text, size.width));
+}
+
+// Scrolling redraws the same rollout on every key; an agent's trace runs to thousands of lines.
+const made = new WeakMap<RolloutRecord, Map<string, StyledLine[]>>();
+
+/** A rollout's conversation lines, made once per width and branch. */
+function linesOf(record: RolloutRecord, width: number, branch: number): StyledLine[] {
+  const byLayout = made.get(record) ?? new Map<string, StyledLine[]>();
+  made.set(record, byLayout);
+  const key = `${width}:${branch}`;
+  const lines = byLayout.get(key) ?? conversationLines(record, width, branch);
+  byLayout.set(key, lines);
+  return lines;
 }
 
 /** Marks the selected row of a list; other rows are indented as far. */
