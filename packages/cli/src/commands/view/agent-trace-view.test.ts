@@ -166,7 +166,7 @@ describe("vf view on an agent's rollouts", () => {
     let screen = lines(state);
     // The planner's call and its retry, then the bash agent's two calls: it finished on the third.
     expect(screen[0]).toBe("coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)");
-    expect(screen.at(-1)).toMatch(/^↑↓ scroll · space page · \[ \] branch · b back/);
+    expect(screen.at(-1)).toMatch(/^↑↓ scroll · space page · n\/p rollout · \[ \] branch · b back/);
     const list = screen.indexOf("3 branches ([ and ] switch):");
     expect(screen.slice(list + 1, list + 4)).toEqual([
       `    1  calls 1 · 3 messages · system: ${PLANNER_PROMPT}`,
@@ -218,6 +218,17 @@ describe("vf view on an agent's rollouts", () => {
       expect.stringMatching(/^› #0\.0 /),
     );
     expect(await search(runs.bash, "trim the dashes")).toContain("nothing matches");
+    // n and p move among the rollouts the search found: here, one.
+    let state = await view(runs.bash, [
+      "search",
+      ...[..."sed -i"].map((char) => ({ char })),
+      "enter",
+      "enter",
+    ]);
+    state = await pressAll(state, [{ char: "n" }]);
+    expect(lines(state)[0]).toBe("coding-tasks · rollout 1 of 2");
+    state = await pressAll(state, ["back", "search", "enter", "enter", { char: "n" }]);
+    expect(lines(state)[0]).toBe("coding-tasks · rollout 2 of 2");
   });
 
   it("fits every line of an agent's rollout in 80 columns with colour on", async () => {

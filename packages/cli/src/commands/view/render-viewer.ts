@@ -73,7 +73,7 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
       .slice(scroll, scroll + body)
       .map((line) => style.line({ ...line, text: fitWidth(line.text, size.width) }));
     const switching = branches > 1 ? " · [ ] branch" : "";
-    keys = `↑↓ scroll · space page${switching} · b back · q quit · ${Math.min(lines.length, scroll + body)}/${lines.length}`;
+    keys = `↑↓ scroll · space page · n/p rollout${switching} · b back · q quit · ${Math.min(lines.length, scroll + body)}/${lines.length}`;
   }
   const footer = state.typing !== null ? `/${state.typing}▏ (enter to search, esc to cancel)` : keys;
   const line = (text: string) => fitWidth(oneLine(text), size.width);

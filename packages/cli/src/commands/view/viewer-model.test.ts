@@ -112,6 +112,21 @@ describe("vf view", () => {
     );
   });
 
+  it("moves to the next and previous rollout from a rollout with n and p", async () => {
+    let state = initialState(await listRuns(await runSavedAsFinished()));
+    state = await pressAll(state, ["enter", "enter", { char: "n" }]);
+    expect(renderViewer(state, size)[0]).toBe("math-python · rollout 2 of 15");
+    expect(screenText(state)).toMatch(/example 0 · rollout 1 · /);
+    state = await pressAll(state, [{ char: "p" }, { char: "p" }]);
+    expect(renderViewer(state, size)[0]).toBe("math-python · rollout 1 of 15");
+    // Back in the list, the cursor is on the rollout last shown.
+    state = await pressAll(state, [{ char: "n" }, { char: "n" }, { char: "n" }, "back"]);
+    expect(screenText(state)).toMatch(/› #1\.0 /);
+    // At the last rollout, n stays.
+    state = await pressAll(state, ["end", "enter", { char: "n" }]);
+    expect(renderViewer(state, size)[0]).toBe("math-python · rollout 15 of 15");
+  });
+
   it("scrolls a long conversation and pages through it", async () => {
     let state = initialState(await listRuns(join(fixtures, "evals", "wordle--gpt-4.1-mini")));
     state = await pressAll(state, ["enter", "enter"]);

@@ -23,6 +23,8 @@ export type Key =
   | "backspace"
   | "previous-branch"
   | "next-branch"
+  | "previous-rollout"
+  | "next-rollout"
   | { char: string };
 
 export type Screen =
@@ -133,6 +135,8 @@ export async function press(state: ViewerState, input: Key, pageSize: number): P
       : { ...next, quit: key === "back" };
   }
   if (key === "search" && screen.kind !== "rollout") return { ...next, typing: "" };
+  if (screen.kind === "rollout" && (key === "previous-rollout" || key === "next-rollout"))
+    return { ...next, stack: stepRollout(state.stack, key) };
   if (screen.kind === "rollout")
     return { ...next, stack: replaceTop(state, scrollBy(screen, key, pageSize)) };
   const length =
@@ -163,11 +167,29 @@ async function open(state: ViewerState, screen: Screen): Promise<ViewerState> {
   if (screen.kind === "rollouts") {
     const index = visibleRollouts(screen.run, screen.query)[screen.cursor];
     if (index === undefined) return state;
-    const branch = recordBranches(screen.run.records[index]!)?.main ?? 0;
-    const rollout: Screen = { kind: "rollout", run: screen.run, index, scroll: 0, branch };
-    return { ...state, stack: [...state.stack, rollout] };
+    return { ...state, stack: [...state.stack, rolloutScreen(screen.run, index)] };
   }
   return state;
+}
+
+/** A rollout opened at its top, on its trace's main branch. */
+function rolloutScreen(run: LoadedRun, index: number): Screen {
+  return { kind: "rollout", run, index, scroll: 0, branch: recordBranches(run.records[index]!)?.main ?? 0 };
+}
+
+/**
+ * The rollout before or after the one shown, in the list it was opened from (its search kept), with
+ * that list's cursor moved along so going back lands on it; stays at either end.
+ */
+function stepRollout(stack: Screen[], key: Key): Screen[] {
+  const list = stack[stack.length - 2];
+  const shown = stack[stack.length - 1];
+  if (list?.kind !== "rollouts" || shown?.kind !== "rollout") return stack;
+  const visible = visibleRollouts(list.run, list.query);
+  const cursor = visible.indexOf(shown.index) + (key === "next-rollout" ? 1 : -1);
+  const index = visible[cursor];
+  if (index === undefined || cursor < 0) return stack;
+  return [...stack.slice(0, -2), { ...list, cursor }, rolloutScreen(list.run, index)];
 }
 
 /** Letters that act as keys outside a search (less/vim habits). */
@@ -184,6 +206,8 @@ const LETTER_KEYS: Record<string, Key> = {
   " ": "pagedown",
   "[": "previous-branch",
   "]": "next-branch",
+  p: "previous-rollout",
+  n: "next-rollout",
 };
 
 function typeKey(state: ViewerState, key: Key): ViewerState {
