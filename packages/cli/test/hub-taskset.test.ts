@@ -137,16 +137,20 @@ describe("a taskset through the Hub", () => {
     expect(pushed.code, pushed.stderr).toBe(0);
     expect(pushed.stdout).toContain("pushed admin/coding-tasks@0.1.0 (public");
 
-    const [info, list, json] = await Promise.all([
+    const [info, list, json, tasksets] = await Promise.all([
       vf(["env", "info", "admin/coding-tasks"]),
       vf(["env", "list"]),
       vf(["env", "info", "admin/coding-tasks@0.1.0", "--json"]),
+      vf(["env", "list", "--kind", "taskset", "--json"]),
     ]);
     expect(info.stdout).toMatch(/^admin\/coding-tasks {2}\(taskset, public\)$/m);
     expect(info.stdout).toMatch(/^evaluate: (npx )?vf eval admin\/coding-tasks --harness bash/m);
     expect(list.stdout).toMatch(/^ID\s+LATEST\s+KIND\s+VISIBILITY\s+DESCRIPTION$/m);
     expect(list.stdout).toMatch(/^admin\/coding-tasks\s+0\.1\.0\s+taskset\s+public\s+Small JavaScript/m);
     expect(JSON.parse(json.stdout)).toMatchObject({ kind: "taskset", version: { kind: "taskset" } });
+    expect(JSON.parse(tasksets.stdout).items.map((e: { id: string }) => e.id)).toEqual([
+      "admin/coding-tasks",
+    ]);
   });
 
   it("installs it from the Hub with npm and evaluates it with the bash harness; the report carries the harness", async () => {

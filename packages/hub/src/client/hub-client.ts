@@ -23,6 +23,7 @@ import {
 import {
   Deleted,
   EnvInfo,
+  type EnvKind,
   EnvSummary,
   InspectResult,
   PushResult,
@@ -184,8 +185,8 @@ export class HubClient {
     return this.request(DevicePoll, "POST", "/auth/device/poll", { json: { device_code: deviceCode } });
   }
 
-  /** One page of environments matching `q`. */
-  listEnvs(query: { q?: string; owner?: string; limit?: number; cursor?: string } = {}) {
+  /** One page of environments matching `q` (and `owner`, `kind` when given). */
+  listEnvs(query: { q?: string; owner?: string; kind?: EnvKind; limit?: number; cursor?: string } = {}) {
     return this.request(pageOf(EnvSummary), "GET", "/envs", { query });
   }
 

@@ -46,6 +46,7 @@ export function addEnvRoutes(table: RouteTable): void {
       const rows = await searchEnvironments(hub.db, {
         ...(query.q ? { query: query.q } : {}),
         ...(query.owner ? { owner: query.owner } : {}),
+        ...(query.kind ? { kind: query.kind } : {}),
         viewer: user?.isAdmin ? null : (user?.userName ?? null),
         ...(query.cursor ? { afterId: decodeCursor(query.cursor) } : {}),
         limit: query.limit,

@@ -120,6 +120,8 @@ export interface EnvSearch {
   /** Words that must each appear in the id, description or tags (case-insensitive). */
   query?: string;
   owner?: string;
+  /** Only this kind (tasksets, say); default both. */
+  kind?: EnvKind;
   /** Who is asking: private environments of this user are included. */
   viewer?: string | null;
   /** Continue after this id (from a cursor). */
@@ -134,6 +136,7 @@ export async function searchEnvironments(db: Queryable, search: EnvSearch): Prom
     search.afterId ?? null,
     search.owner ?? null,
     search.limit + 1,
+    search.kind ?? null,
   ];
   const words = (search.query ?? "").split(/\s+/).filter(Boolean).slice(0, 8);
   const conditions = words.map((word) => {
@@ -145,6 +148,7 @@ export async function searchEnvironments(db: Queryable, search: EnvSearch): Prom
      where (visibility = 'public' or owner = $1)
        and ($2::int is null or id < $2::int)
        and ($3::text is null or owner = $3::text)
+       and ($5::text is null or kind = $5::text)
        ${conditions.map((c) => `and ${c}`).join(" ")}
      order by id desc limit $4`,
     params,

@@ -89,11 +89,13 @@ const cells = (selector: string) =>
 
 describe("a taskset through the API", () => {
   it("is recorded as a taskset in lists, its info and each version; an environment stays one", async () => {
-    const [info, list, version, echo] = await Promise.all([
+    const [info, list, version, echo, tasksets, environments] = await Promise.all([
       client.envInfo("admin", "bugfix"),
       client.listEnvs(),
       client.version("admin", "bugfix", "0.2.0"),
       client.envInfo("admin", "echo"),
+      client.listEnvs({ kind: "taskset" }),
+      client.listEnvs({ kind: "environment", q: "echo" }),
     ]);
     expect(info).toMatchObject({ id: "admin/bugfix", kind: "taskset", latest: { kind: "taskset" } });
     expect(version.kind).toBe("taskset");
@@ -102,6 +104,11 @@ describe("a taskset through the API", () => {
       ["admin/bugfix", "taskset"],
     ]);
     expect(echo.kind).toBe("environment");
+    expect(tasksets.items.map((e) => e.id)).toEqual(["admin/bugfix"]);
+    expect(environments.items.map((e) => e.id)).toEqual(["admin/echo"]);
+    await expect(client.listEnvs({ kind: "agent" as "taskset" })).rejects.toMatchObject({
+      code: "validation_failed",
+    });
   });
 
   it("keeps each report's harness, and ranks a model through each harness as its own line", async () => {
@@ -128,6 +135,9 @@ describe("a taskset's web pages", () => {
     ]);
     expect(await page.locator(".badge.taskset").count()).toBe(1);
     await shot("taskset-list");
+    await Promise.all([page.waitForURL(`${hub.url}/?kind=taskset`), page.click("#kinds a:text('tasksets')")]);
+    expect(await cells("tbody tr td:first-child")).toEqual([expect.stringMatching(/^admin\/bugfix taskset/)]);
+    expect(await page.textContent("#kinds strong")).toBe("tasksets");
   });
 
   it("shows the taskset's page: badge, an eval command with a harness, a leaderboard by model and harness", async () => {

@@ -6,6 +6,7 @@
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { decodeCursor, paginate } from "../api/cursor.ts";
+import { EnvKind } from "../api/schemas/env-schemas.ts";
 import { decideDeviceLogin, findPendingLogin } from "../auth/device-login.ts";
 import { issueApiKey } from "../auth/issue-api-key.ts";
 import { verifyPassword } from "../auth/password.ts";
@@ -71,8 +72,12 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
     const viewer = c.get("principal");
     const query = (c.req.query("q") ?? "").slice(0, 200);
     const cursor = c.req.query("cursor");
+    // Anything but a known kind shows both, as no filter does.
+    const parsedKind = EnvKind.safeParse(c.req.query("kind"));
+    const kind = parsedKind.success ? parsedKind.data : null;
     const rows = await searchEnvironments(hub.db, {
       query,
+      ...(kind ? { kind } : {}),
       viewer: viewer?.isAdmin ? null : (viewer?.userName ?? null),
       ...(cursor ? { afterId: decodeCursor(cursor) } : {}),
       limit: 25,
@@ -80,7 +85,7 @@ export function addWebRoutes(app: Hono<HubEnv>): void {
     const { items, nextCursor } = paginate(rows, 25);
     const latest = await Promise.all(items.map((e) => visibleSnapshot(hub, viewer, e.owner, e.name)));
     const envs = items.map((e, i) => toEnvSummary(e, latest[i]!.latest?.semver ?? null));
-    return c.html(envListPage({ viewer, envs, query, nextCursor }));
+    return c.html(envListPage({ viewer, envs, query, kind, nextCursor }));
   });
 
   app.get("/login", (c) => c.html(loginPage({ next: safeNext(c.req.query("next")) })));

@@ -2,7 +2,7 @@
  * `vf env list` and `vf env search QUERY`: environments (and tasksets) on the Hub you can see, a page
  * at a time.
  */
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { integerFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
 import { textTable } from "../hub/format-listing.ts";
@@ -11,6 +11,7 @@ import { connectHub, type HubFlags, withHubFlags } from "../hub/hub-flags.ts";
 interface ListFlags extends HubFlags {
   search?: string;
   owner?: string;
+  kind?: "environment" | "taskset";
   num: number;
   cursor?: string;
   json?: boolean;
@@ -30,6 +31,7 @@ export function registerEnvList(env: Command, io: Output): void {
 Examples:
   vf env list
   vf env list --owner ada -n 50
+  vf env list --kind taskset                    tasksets only: vf eval ID --harness bash runs one
   vf env list --json | jq -r '.items[].id'`,
     )
     .action((flags: ListFlags) => list(io, flags));
@@ -54,6 +56,9 @@ function pageFlags(command: Command): Command {
   return withHubFlags(
     command
       .option("--owner <name>", "only this owner's environments")
+      .addOption(
+        new Option("--kind <kind>", "only environments or only tasksets").choices(["environment", "taskset"]),
+      )
       .option("-n, --num <n>", "how many to show (1-100)", integerFlag("-n", 1), 20)
       .option("--cursor <cursor>", "the next page, as printed under the previous one")
       .option("--json", "print the page ({items, next_cursor}) as JSON"),
@@ -66,6 +71,7 @@ async function list(io: Output, flags: ListFlags): Promise<void> {
     limit: Math.min(flags.num, 100),
     ...(flags.search ? { q: flags.search } : {}),
     ...(flags.owner ? { owner: flags.owner } : {}),
+    ...(flags.kind ? { kind: flags.kind } : {}),
     ...(flags.cursor ? { cursor: flags.cursor } : {}),
   });
   if (flags.json) {
@@ -73,10 +79,9 @@ async function list(io: Output, flags: ListFlags): Promise<void> {
     return;
   }
   if (page.items.length === 0) {
+    const noun = flags.kind === "taskset" ? "taskset" : "environment";
     io.err(
-      flags.search
-        ? `no environment matches "${flags.search}"`
-        : "no environments yet: push one with vf env push",
+      flags.search ? `no ${noun} matches "${flags.search}"` : `no ${noun}s yet: push one with vf env push`,
     );
     return;
   }

@@ -61,6 +61,8 @@ export const ListEnvsQuery = z.object({
   /** Words that must all appear in the id, description or tags. */
   q: z.string().max(200).optional(),
   owner: z.string().max(64).optional(),
+  /** Only environments of this kind (only tasksets, say). */
+  kind: EnvKind.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().optional(),
 });
