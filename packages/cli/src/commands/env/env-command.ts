@@ -1,5 +1,5 @@
 /**
- * `vf env`: share environments through a Hub (push, install, pull, browse, manage versions), and
+ * `vf env`: share environments and tasksets through a Hub (push, install, pull, browse, manage versions), and
  * serve one to Python RL engines (serve, tasks), or its tools to MCP clients (tools).
  */
 import type { Command } from "commander";
@@ -22,7 +22,7 @@ import { registerEnvVisibility } from "./env-visibility.ts";
 export function registerEnv(program: Command, io: Output): void {
   const env = program
     .command("env")
-    .description("share environments through a Hub: push, install, list, ...")
+    .description("share environments and tasksets through a Hub: push, install, list, ...")
     .addHelpText(
       "after",
       `
@@ -33,6 +33,7 @@ environments need no key.
 Examples:
   vf env push environments/my-env               publish (again: "already at version X")
   vf env install ada/my-env@0.1.0               then: vf eval ada/my-env
+  vf env install ada/bugfix@0.2.0               a taskset: vf eval ada/bugfix --harness bash
   vf env search math                            find environments
   vf env info ada/my-env                        versions, install commands
   vf env serve reverse-text                     to prime-rl / verifiers on tcp://127.0.0.1:5000

@@ -70,7 +70,7 @@ Examples:
       const folder = resolve(dir);
       if (!existsSync(folder) || !statSync(folder).isDirectory()) {
         throw new UserError(
-          `${folder} is not a folder: pass an environment package's folder, e.g. vf env push environments/my-env`,
+          `${folder} is not a folder: pass an environment's (or taskset's) package folder, e.g. vf env push environments/my-env`,
         );
       }
       const hub = await loadHubClient();
