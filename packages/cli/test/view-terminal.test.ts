@@ -230,28 +230,30 @@ describe("vf view in a terminal", { timeout: 120_000 }, () => {
       const row = await until((lines) =>
         lines[0]!.startsWith("coding-tasks · scripted · plan-then-bash harness"),
       );
-      expect(row).toContainEqual(expect.stringMatching(/^› #0\.0 .* 4 calls · 3 branches /));
+      expect(row).toContainEqual(expect.stringMatching(/^› #0\.0 .* 5 calls · 3 branches /));
       await tmux("send-keys", "-t", "view", "Enter");
       const main = await until(
         (lines) => lines[0] === "coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)",
       );
       expectFits(main, width);
       expect(main).toContainEqual(
-        expect.stringMatching(/^ {2}› 3 {2}main · calls 3–4 · 5 messages · system: /),
+        expect.stringMatching(/^ {2}› 3 {2}main · calls 4–5 · 5 messages · system: /),
       );
       expect(main.at(-1)).toContain("[ ] branch");
+      // The first attempt, then the planner's conversation.
       await tmux("send-keys", "-t", "view", "-l", "[");
-      const planner = await until((lines) => lines[0] === "coding-tasks · rollout 1 of 1 · branch 2 of 3");
+      const attempt = await until((lines) => lines[0] === "coding-tasks · rollout 1 of 1 · branch 2 of 3");
+      expect(attempt).toContain("leaves the main branch after its first 2 messages");
+      await tmux("send-keys", "-t", "view", "-l", "[");
+      const planner = await until((lines) => lines[0] === "coding-tasks · rollout 1 of 1 · branch 1 of 3");
       expect(planner).toContainEqual(
-        expect.stringMatching(/^ {2}› 2 {2}calls 2 · 3 messages · system: You are a planner/),
+        expect.stringMatching(/^ {2}› 1 {2}calls 1 · 3 messages · system: You are a planner/),
       );
       expect(planner).toContain("a conversation of its own: no message in common with the main branch");
       expect(planner).toContain(`  ${PLANNER_PROMPT}`);
-      // Its reply, the plan, further down.
-      await tmux("send-keys", "-t", "view", "Space");
-      const plan = await until((lines) => lines.includes(`  ${PLAN}`));
-      expectFits(plan, width);
-      expect(plan).toContainEqual(expect.stringMatching(/^assistant · call 2 · \d+ → \d+ tokens · stop/));
+      expect(planner).toContain(`  ${PLAN}`);
+      expect(planner).toContainEqual(expect.stringMatching(/^assistant · call 1 · \d+ → \d+ tokens · stop/));
+      expectFits(planner, width);
       await tmux("send-keys", "-t", "view", "q");
     } finally {
       await model.close();

@@ -164,41 +164,52 @@ describe("vf view on an agent's rollouts", () => {
   it("shows a trace's branches, the main one first, and moves between them with [ and ]", async () => {
     let state = await view(runs.branching, ["enter"]);
     let screen = lines(state);
-    // The planner's call and its retry, then the bash agent's two calls: it finished on the third.
+    // The planner's call, then two attempts of the bash agent, two calls each: it finished on the second.
     expect(screen[0]).toBe("coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)");
     expect(screen.at(-1)).toMatch(/^↑↓ scroll · space page · n\/p rollout · \[ \] branch · b back/);
     const list = screen.indexOf("3 branches ([ and ] switch):");
     expect(screen.slice(list + 1, list + 4)).toEqual([
       `    1  calls 1 · 3 messages · system: ${PLANNER_PROMPT}`,
-      `    2  calls 2 · 3 messages · system: ${PLANNER_PROMPT}`,
+      "    2  calls 2–3 · 5 messages · assistant: The slug keeps dashes at its ends; I will fix the regex.",
       expect.stringMatching(
-        /^ {2}› 3 {2}main · calls 3–4 · 5 messages · system: You are a coding agent .*…$/,
+        /^ {2}› 3 {2}main · calls 4–5 · 5 messages · system: You are a coding agent .*…$/,
       ),
     ]);
-    expect(screen).toContain("── branch 3 of 3 · main · calls 3–4 ──");
+    expect(screen).toContain("── branch 3 of 3 · main · calls 4–5 ──");
     expect(screen).toContain("the branch the agent finished on: the row's prompt and completion");
+    expect(screen).toContainEqual(expect.stringMatching(/^assistant · call 4 · .* tool_calls/));
     expect(screen).toContainEqual(expect.stringMatching(/^ {2}→ bash \[call_\w+\]$/));
     expect(screen).toContain("── tools offered on this branch (2) ──");
     expect(screen).toContainEqual(expect.stringMatching(/^1\. openai_chat_completions .* · branch 1$/));
-    expect(screen).toContainEqual(expect.stringMatching(/^4\. openai_chat_completions .* · branch 3$/));
+    expect(screen).toContainEqual(expect.stringMatching(/^3\. openai_chat_completions .* · branch 2$/));
+    expect(screen).toContainEqual(expect.stringMatching(/^5\. openai_chat_completions .* · branch 3$/));
 
+    // The first attempt: it shares the system prompt and the task with the main branch.
     state = await pressAll(state, ["down", { char: "[" }]);
     screen = lines(state);
     expect(screen[0]).toBe("coding-tasks · rollout 1 of 1 · branch 2 of 3");
     // A new branch is shown from the top.
     expect(screen[2]).toMatch(/^example 0 · rollout 0 · reward 1/);
-    expect(screen).toContain(`  › 2  calls 2 · 3 messages · system: ${PLANNER_PROMPT}`);
-    expect(screen).toContain("── branch 2 of 3 · calls 2 ──");
+    expect(screen).toContainEqual(expect.stringMatching(/^ {2}› 2 {2}calls 2–3 · 5 messages/));
+    expect(screen).toContain("── branch 2 of 3 · calls 2–3 ──");
+    expect(screen).toContain("leaves the main branch after its first 2 messages");
+    expect(screen).toContainEqual(expect.stringMatching(/^assistant · call 2 · .* tool_calls/));
+    expect(screen).toContainEqual(expect.stringMatching(/^assistant · call 3 · .* stop/));
+
+    // The planner: a conversation of its own, offered no tools.
+    state = await pressAll(state, [{ char: "[" }]);
+    screen = lines(state);
+    expect(screen[0]).toBe("coding-tasks · rollout 1 of 1 · branch 1 of 3");
+    expect(screen).toContain("── branch 1 of 3 · calls 1 ──");
     expect(screen).toContain("a conversation of its own: no message in common with the main branch");
-    const branch = screen.indexOf("── branch 2 of 3 · calls 2 ──");
+    const branch = screen.indexOf("── branch 1 of 3 · calls 1 ──");
     expect(screen.slice(branch + 2, branch + 4)).toEqual(["system:", `  ${PLANNER_PROMPT}`]);
-    const reply = screen.findIndex((line) => line.startsWith("assistant · call 2 · "));
+    const reply = screen.findIndex((line) => line.startsWith("assistant · call 1 · "));
     expect(screen[reply + 1]).toBe(`  ${PLAN}`);
-    // The planner was offered no tools; the bash agent's branch was.
     expect(screen.join("\n")).not.toMatch(/→ bash|tools offered/);
 
     // At either end the keys stay where they are.
-    state = await pressAll(state, [{ char: "[" }, { char: "[" }]);
+    state = await pressAll(state, [{ char: "[" }]);
     expect(lines(state)[0]).toBe("coding-tasks · rollout 1 of 1 · branch 1 of 3");
     state = await pressAll(state, [{ char: "]" }, { char: "]" }, { char: "]" }]);
     expect(lines(state)[0]).toBe("coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)");

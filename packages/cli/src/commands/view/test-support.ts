@@ -8,8 +8,8 @@
  *   (`-a '{"maxTurns": 3}'`): the trace records why.
  * - `evalBashRun` against `startShortContextModel`: js-slugify's second call fails (HTTP 400).
  * - `evaluateBranchingRun`: a harness that first asks a planning subagent (its own conversation),
- *   retries that call once as an agent does after a failed answer, then runs the bash agent: three
- *   branches, the bash agent's the main one. Run with core's `evaluate`, as a harness of one's own is
+ *   then runs the bash agent twice (a retried attempt, branching after the system prompt and task):
+ *   three branches, the second attempt's the main one. Run with core's `evaluate`, as a harness of one's own is
  *   (vf eval names only the shipped harnesses).
  * - `withheldResultRollout`: the bash agent reads a task's hidden tests and the host's tool-result
  *   hook withholds what it read. vf eval sets no hook, so this one trace is the interception server's
@@ -104,25 +104,28 @@ async function evalCodingTasks(outputDir: string, modelUrl: string, more: string
   return JSON.parse(run.stdout).run_dir;
 }
 
-/** Asks the planner, asks again (a retry), then runs the bash agent on the task. */
+/**
+ * Asks a planner (a subagent: a conversation of its own), then runs the bash agent and, as a harness
+ * that retries an attempt from scratch would, runs it again: its second attempt starts from the same
+ * system prompt and task as the first and branches from there.
+ */
 const planThenBash: Harness = {
   id: "plan-then-bash",
   api: "openai_chat_completions",
   async run(context) {
     const task = context.task.prompt.filter((message) => message.role === "user");
-    const body = JSON.stringify({
-      model: context.model.name,
-      messages: [{ role: "system", content: PLANNER_PROMPT }, ...task],
+    const answer = await fetch(`${context.model.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${context.model.apiKey}` },
+      body: JSON.stringify({
+        model: context.model.name,
+        messages: [{ role: "system", content: PLANNER_PROMPT }, ...task],
+      }),
+      signal: context.signal,
     });
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const answer = await fetch(`${context.model.baseUrl}/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${context.model.apiKey}` },
-        body,
-        signal: context.signal,
-      });
-      if (!answer.ok) return { exitCode: 1, output: `the planner's call failed: ${await answer.text()}` };
-    }
+    if (!answer.ok) return { exitCode: 1, output: `the planner's call failed: ${await answer.text()}` };
+    const first = await bashHarness().run(context);
+    if (first.exitCode !== 0) return first;
     return bashHarness().run(context);
   },
 };
