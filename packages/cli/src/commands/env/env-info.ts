@@ -8,6 +8,7 @@ import type { Output } from "../../terminal/output.ts";
 import { vfCommand } from "../../vf-command.ts";
 import { formatBytes } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
+import { evalLine } from "./eval-line.ts";
 
 /** Registers `vf env info`. */
 export function registerEnvInfo(env: Command, io: Output): void {
@@ -56,11 +57,4 @@ Examples:
       io.out(`evaluate: ${evalLine(info.id, kind)}`);
       if (flags.readme && info.readme) io.out(`\n${info.readme.trimEnd()}`);
     });
-}
-
-/** How to evaluate it once installed: a taskset's tasks are worked on by a harness (bash by default). */
-export function evalLine(id: string, kind: "environment" | "taskset"): string {
-  return kind === "taskset"
-    ? `${vfCommand(`eval ${id} --harness bash`)}  (a taskset: any harness, e.g. claude-code, codex)`
-    : vfCommand(`eval ${id}`);
 }

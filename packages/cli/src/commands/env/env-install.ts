@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { shortHash } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
-import { evalLine } from "./env-info.ts";
+import { evalLine } from "./eval-line.ts";
 import { provideHostPeers } from "./host-peers.ts";
 
 interface InstallFlags extends HubFlags {

@@ -6,6 +6,7 @@
  * least one in its train and eval splits together, each a valid task. A package that demands
  * arguments has loaded far enough: its schema answered.
  */
+import type { Taskset } from "@vf-rl/core/agents";
 import { EnvArgsError, UserError } from "@vf-rl/core/errors";
 
 /** Throws a one-line `UserError` when the package in `folder` does not load; see the file comment. */
@@ -33,7 +34,7 @@ export async function checkLoads(folder: string): Promise<void> {
 }
 
 /** Loads both splits' tasks and checks each is a task; throws naming the first that is not. */
-async function checkTasks(id: string, taskset: import("@vf-rl/core/agents").Taskset): Promise<void> {
+async function checkTasks(id: string, taskset: Taskset): Promise<void> {
   const { AgentTask } = await import("@vf-rl/core/agents");
   let count = 0;
   for (const split of ["train", "eval"] as const) {
