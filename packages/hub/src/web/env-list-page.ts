@@ -39,12 +39,13 @@ ${e.visibility === "private" ? html` <span class="badge">private</span>` : ""}
     ? `/?${new URLSearchParams({ ...(query ? { q: query } : {}), ...(kind ? { kind } : {}), cursor: nextCursor })}`
     : null;
   const kinds = html`<p class="small" id="kinds">Show: ${kindLink("all", null, kind, query)} · ${kindLink("environments", "environment", kind, query)} · ${kindLink("tasksets", "taskset", kind, query)}</p>`;
-  const body = html`<div class="card"><h1>${query ? html`Environments matching “${query}”` : "Environments"}</h1>
+  const noun = kind === "taskset" ? "Tasksets" : "Environments";
+  const body = html`<div class="card"><h1>${query ? html`${noun} matching “${query}”` : noun}</h1>
 <p class="muted">Install any of them with <code>vf env install owner/name</code>.</p>${kinds}
 ${
   envs.length
     ? html`<table><thead><tr><th>Environment</th><th>Tags</th><th>Latest</th><th>Updated</th></tr></thead><tbody>${rows}</tbody></table>`
-    : html`<p>No ${kind === "taskset" ? "tasksets" : "environments"}${query ? " match this search" : " yet: push one with vf env push"}.</p>`
+    : html`<p>No ${noun.toLowerCase()}${query ? " match this search" : " yet: push one with vf env push"}.</p>`
 }
 ${next ? html`<p><a href="${next}">Next page →</a></p>` : ""}</div>`;
   return layout({ title: query ? `Search: ${query}` : "Environments", viewer: options.viewer, body, query });

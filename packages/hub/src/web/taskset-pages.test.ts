@@ -138,6 +138,7 @@ describe("a taskset's web pages", () => {
     await Promise.all([page.waitForURL(`${hub.url}/?kind=taskset`), page.click("#kinds a:text('tasksets')")]);
     expect(await cells("tbody tr td:first-child")).toEqual([expect.stringMatching(/^admin\/bugfix taskset/)]);
     expect(await page.textContent("#kinds strong")).toBe("tasksets");
+    expect(await page.textContent("h1")).toBe("Tasksets");
   });
 
   it("shows the taskset's page: badge, an eval command with a harness, a leaderboard by model and harness", async () => {
