@@ -38,6 +38,7 @@ export interface FindOptions {
  */
 export const VF_ENVIRONMENTS: readonly string[] = [
   "alphabet-sort",
+  "bash-arithmetic",
   "coding-tasks",
   "gsm8k",
   "gsm8k-calculator",
