@@ -213,14 +213,21 @@ describe("vf view in a terminal", { timeout: 120_000 }, () => {
       const rollout = await until((lines) => lines[0]!.startsWith("coding-tasks · rollout 1 of 2"));
       expectFits(rollout, width);
       expect(rollout).toContain("── agent: agent_completed · exit 0 · 2 model calls ──");
-      // The first call's tool call and its result, further down.
-      await tmux("send-keys", "-t", "view", "Space");
-      const calls = await until((lines) => lines.some((line) => /^ {2}→ bash \[call_\w+\]$/.test(line)));
+      // Tab jumps section by section: the conversation, then the first call's reply, which shows
+      // with its tool call and the result under it (on the last page: the rollout ends on it).
+      await tmux("send-keys", "-t", "view", "Tab", "Tab");
+      await until((lines) => lines[2] === "── conversation · calls 1–2 ──");
+      await tmux("send-keys", "-t", "view", "Tab");
+      const calls = await until((lines) => /· (\d+)\/\1$/.test(lines.at(-1)!));
       expectFits(calls, width);
       expect(calls).toContainEqual(
         expect.stringMatching(/^assistant · call 1 · \d+ → \d+ tokens · tool_calls/),
       );
+      expect(calls).toContainEqual(expect.stringMatching(/^ {2}→ bash \[call_\w+\]$/));
       expect(calls).toContainEqual(expect.stringMatching(/^tool result \(call_\w+\):$/));
+      // Shift-tab goes back a section.
+      await tmux("send-keys", "-t", "view", "BTab");
+      await until((lines) => lines[2] === "── conversation · calls 1–2 ──");
       await tmux("send-keys", "-t", "view", "q");
       await tmux("kill-server").catch(() => {});
 

@@ -9,7 +9,7 @@ import { listRuns } from "@vf-rl/core/results";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleWidth } from "../../terminal/text-width.ts";
 import { conversationLines } from "./conversation-lines.ts";
-import { renderViewer } from "./render-viewer.ts";
+import { renderViewer, rolloutLayout } from "./render-viewer.ts";
 import {
   evalBashRun,
   evalRunawayRun,
@@ -116,6 +116,26 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen).toContainEqual(expect.stringMatching(/^tokens: \d+ in · \d+ out$/));
   });
 
+  it("jumps from section to section and from call to call with tab and shift-tab", async () => {
+    const small = { width: 120, height: 20, color: false };
+    let state = await view(runs.bash, ["enter"]);
+    const tab = async (key: Key) => {
+      state = await press(state, key, 16, rolloutLayout(state, small));
+      return renderViewer(state, small)[2]!;
+    };
+    // Each jump puts a section's first line, or a reply under its call, at the top of the screen.
+    expect(await tab("next-section")).toBe("── agent: agent_completed · exit 0 · 2 model calls ──");
+    expect(await tab("next-section")).toBe("── conversation · calls 1–2 ──");
+    expect(await tab("next-section")).toMatch(/^assistant · call 1 · /);
+    expect(await tab("next-section")).toMatch(/^assistant · call 2 · /);
+    expect(await tab("previous-section")).toMatch(/^assistant · call 1 · /);
+    // Past the last section that can reach the top, the end of the rollout.
+    for (let i = 0; i < 6; i++) await tab("next-section");
+    expect(renderViewer(state, small).at(-1)).toMatch(/· (\d+)\/\1$/);
+    await tab("previous-section");
+    expect(renderViewer(state, small).at(-1)).not.toMatch(/· (\d+)\/\1$/);
+  });
+
   it("shows the limit that ended a runaway agent, in the list and on the rollout", async () => {
     const list = lines(await view(runs.runaway, []));
     expect(list).toContainEqual(
@@ -166,7 +186,9 @@ describe("vf view on an agent's rollouts", () => {
     let screen = lines(state);
     // The planner's call, then two attempts of the bash agent, two calls each: it finished on the second.
     expect(screen[0]).toBe("coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)");
-    expect(screen.at(-1)).toMatch(/^↑↓ scroll · space page · n\/p rollout · \[ \] branch · b back/);
+    expect(screen.at(-1)).toMatch(
+      /^↑↓ scroll · space page · tab section · n\/p rollout · \[ \] branch · b back · q quit · \d+\/\d+$/,
+    );
     const list = screen.indexOf("3 branches ([ and ] switch):");
     expect(screen.slice(list + 1, list + 4)).toEqual([
       `    1  calls 1 · 3 messages · system: ${PLANNER_PROMPT}`,
@@ -247,6 +269,8 @@ describe("vf view on an agent's rollouts", () => {
     let state = await view(runs.branching, ["enter"]);
     for (let page = 0; page < 6; page++) {
       expect(renderViewer(state, narrow).filter((line) => visibleWidth(line) > 80)).toEqual([]);
+      // The keys that fit, then where the screen stands, which always shows.
+      expect(renderViewer(state, { ...narrow, color: false }).at(-1)).toMatch(/ · \d+\/\d+$/);
       state = await pressAll(state, ["pagedown"]);
     }
   });

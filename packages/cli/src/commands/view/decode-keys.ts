@@ -14,6 +14,8 @@ const SEQUENCES: Record<string, Key> = {
   "\x1b[F": "end",
   "\x1b[1~": "home",
   "\x1b[4~": "end",
+  "\t": "next-section",
+  "\x1b[Z": "previous-section",
   "\r": "enter",
   "\n": "enter",
   "\x1b": "back",

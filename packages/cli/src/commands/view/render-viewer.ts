@@ -5,17 +5,13 @@
  * scrolls the title or the selected row off the screen.
  */
 import type { RolloutRecord, RunEntry } from "@vf-rl/core/results";
-import { fitWidth, padToWidth, printable } from "../../terminal/text-width.ts";
+import { fitWidth, padToWidth, printable, visibleWidth } from "../../terminal/text-width.ts";
 import { conversationLines, fmt, type StyledLine } from "./conversation-lines.ts";
+import type { RolloutLayout } from "./rollout-keys.ts";
+import { rolloutOrder, visibleRollouts } from "./rollout-list.ts";
 import { rolloutRow } from "./rollout-row.ts";
-import {
-  recordBranches,
-  rolloutOrder,
-  top,
-  type ViewerState,
-  visibleRollouts,
-  visibleRuns,
-} from "./viewer-model.ts";
+import { recordBranches } from "./trace-branches.ts";
+import { top, type ViewerState, visibleRuns } from "./viewer-model.ts";
 
 export interface FrameSize {
   width: number;
@@ -72,8 +68,10 @@ export function renderViewer(state: ViewerState, size: FrameSize): string[] {
     rows = lines
       .slice(scroll, scroll + body)
       .map((line) => style.line({ ...line, text: fitWidth(line.text, size.width) }));
-    const switching = branches > 1 ? " · [ ] branch" : "";
-    keys = `↑↓ scroll · space page · n/p rollout${switching} · b back · q quit · ${Math.min(lines.length, scroll + body)}/${lines.length}`;
+    const hints = ["↑↓ scroll", "space page", "tab section", "n/p rollout"];
+    if (branches > 1) hints.push("[ ] branch");
+    hints.push("b back", "q quit");
+    keys = keyLine(hints, `${Math.min(lines.length, scroll + body)}/${lines.length}`, size.width);
   }
   const footer = state.typing !== null ? `/${state.typing}▏ (enter to search, esc to cancel)` : keys;
   const line = (text: string) => fitWidth(oneLine(text), size.width);
@@ -99,6 +97,34 @@ function linesOf(record: RolloutRecord, width: number, branch: number): StyledLi
   const lines = byLayout.get(key) ?? conversationLines(record, width, branch);
   byLayout.set(key, lines);
   return lines;
+}
+
+/**
+ * The rollout shown, as drawn at `size`: where its sections start (headings, and each reply under
+ * the call that wrote it) and how far it scrolls; undefined when no rollout is shown.
+ */
+export function rolloutLayout(state: ViewerState, size: FrameSize): RolloutLayout | undefined {
+  const screen = top(state);
+  if (screen.kind !== "rollout") return undefined;
+  const lines = linesOf(screen.run.records[screen.index]!, size.width, screen.branch);
+  const sections = lines.flatMap((line, i) => (startsSection(line) ? [i] : []));
+  return { sections, lastScroll: Math.max(0, lines.length - bodyHeight(size)) };
+}
+
+function startsSection(line: StyledLine): boolean {
+  if (line.style === "heading") return true;
+  // A reply under its call ("assistant · call 3 · ..."), or a failed call ("call 4 · failed ...").
+  return (line.style === "role" && / · call \d+ · /.test(line.text)) || /^call \d+ · /.test(line.text);
+}
+
+/** Key hints as many as fit the width before `tail` (the position), which always shows. */
+function keyLine(hints: string[], tail: string, width: number): string {
+  let line = tail;
+  for (let n = hints.length; n >= 0; n--) {
+    line = [...hints.slice(0, n), tail].join(" · ");
+    if (visibleWidth(line) <= width) break;
+  }
+  return line;
 }
 
 /** Marks the selected row of a list; other rows are indented as far. */

@@ -5,7 +5,8 @@
  * branch is the one holding the last reply the model gave (what the row's prompt and completion
  * hold, core's `traceConversation`); the others are listed in the order they were started.
  */
-import type { SavedCall, SavedNode, SavedTrace } from "./saved-trace.ts";
+import type { RolloutRecord } from "@vf-rl/core/results";
+import { readTrace, type SavedCall, type SavedNode, type SavedTrace } from "./saved-trace.ts";
 
 export interface TraceBranch {
   /** Node indices from the root to the leaf. */
@@ -47,6 +48,12 @@ export function traceBranches(trace: SavedTrace): TraceBranches {
   };
   found.set(trace, result);
   return result;
+}
+
+/** The branches of a row's agent trace; null for an environment's own rollout or an unreadable trace. */
+export function recordBranches(record: RolloutRecord): TraceBranches | null {
+  const read = readTrace(record);
+  return read.type === "trace" ? traceBranches(read.trace) : null;
 }
 
 /** The path from `leaf`'s root to it; a parent that is missing or loops back ends it (a damaged file). */

@@ -8,7 +8,7 @@ import { listRuns, type RunEntry, readRun, summarizeRun } from "@vf-rl/core/resu
 import { wantsColour } from "../../terminal/colour.ts";
 import type { Output } from "../../terminal/output.ts";
 import { decodeKeys } from "./decode-keys.ts";
-import { bodyHeight, renderViewer } from "./render-viewer.ts";
+import { bodyHeight, renderViewer, rolloutLayout } from "./render-viewer.ts";
 import { initialState, press, type ViewerState } from "./viewer-model.ts";
 
 /** Nothing under the folder could be read as a run. */
@@ -103,7 +103,7 @@ async function browse(start: ViewerState): Promise<void> {
       stdin.on("data", (data: string) => {
         busy = busy.then(async () => {
           for (const key of decodeKeys(data)) {
-            state = await press(state, key, bodyHeight(size()));
+            state = await press(state, key, bodyHeight(size()), rolloutLayout(state, size()));
             if (state.quit) return resolve();
           }
           draw();

@@ -16,7 +16,7 @@ export function registerView(program: Command, io: Output): void {
       "after",
       `
 Keys: ↑/↓ (j/k) move · enter open · esc/b back · / search · space page · q quit
-      n/p next or previous rollout, on a rollout
+On a rollout: n/p next or previous rollout · tab/shift-tab ({/}) next or previous section or call
 An agent's rollout shows its trace: each model call with its tool calls and their results, the
 errors that ended it, and its branches (a subagent, a compaction, a retried call): [ and ] move
 between them, starting on the main one.

@@ -4,10 +4,9 @@
  * agent's rollout the branch of its trace shown. Pure except for loading a run when it is opened;
  * the terminal shell and the tests drive it the same way.
  */
-import { contentText, type Message } from "@vf-rl/core";
-import { type LoadedRun, type RolloutRecord, type RunEntry, readRun } from "@vf-rl/core/results";
-import { readTrace } from "./saved-trace.ts";
-import { type TraceBranches, traceBranches } from "./trace-branches.ts";
+import { type LoadedRun, type RunEntry, readRun } from "@vf-rl/core/results";
+import { type RolloutLayout, rolloutKey, rolloutScreen, stepRollout } from "./rollout-keys.ts";
+import { visibleRollouts } from "./rollout-list.ts";
 
 export type Key =
   | "up"
@@ -25,6 +24,8 @@ export type Key =
   | "next-branch"
   | "previous-rollout"
   | "next-rollout"
+  | "previous-section"
+  | "next-section"
   | { char: string };
 
 export type Screen =
@@ -65,65 +66,15 @@ export function visibleRuns(state: ViewerState, query: string): RunEntry[] {
 }
 
 /**
- * Indices of a run's rollouts by example, then rollout, as a run's rows are saved in the order
- * rollouts finished (#0, #1, #7, #3, ...); equal ones keep their saved order.
+ * Applies one key. `pageSize` is how many list rows fit on the screen; `layout`, the rollout shown as
+ * drawn, is what section keys need (render-viewer's `rolloutLayout`).
  */
-export function rolloutOrder(run: LoadedRun): number[] {
-  const records = run.records;
-  return records
-    .map((_, i) => i)
-    .sort(
-      (a, b) =>
-        records[a]!.example_id - records[b]!.example_id ||
-        records[a]!.rollout_index - records[b]!.rollout_index ||
-        a - b,
-    );
-}
-
-/**
- * Indices of the rollouts shown on a rollouts screen (by example and rollout), after its search: a
- * rollout matches by its error, stop condition, answer, messages and the tool calls in them, and an
- * agent's also by every branch of its trace, the errors that ended it and the program's output.
- */
-export function visibleRollouts(run: LoadedRun, query: string): number[] {
-  const q = query.toLowerCase();
-  const ordered = rolloutOrder(run);
-  if (!q) return ordered;
-  return ordered.filter((i) => searchText(run.records[i]!).toLowerCase().includes(q));
-}
-
-function searchText(record: RolloutRecord): string {
-  const read = readTrace(record);
-  const trace = read.type === "trace" ? read.trace : null;
-  return [
-    record.error?.error ?? "",
-    record.stop_condition ?? "",
-    record.answer,
-    ...record.completion.map(messageText),
-    ...record.prompt.map(messageText),
-    ...(trace?.nodes.map((node) => messageText(node.message)) ?? []),
-    ...(trace?.errors.map((error) => `${error.type} ${error.message}`) ?? []),
-    trace?.output ?? "",
-  ].join(" ");
-}
-
-/** A message's text and, for an assistant's, the tool calls it made (name and arguments). */
-function messageText(message: Message): string {
-  const calls = message.role === "assistant" ? (message.tool_calls ?? []) : [];
-  return [
-    contentText(message.content),
-    ...calls.map((c) => `${c.function.name} ${c.function.arguments}`),
-  ].join(" ");
-}
-
-/** The branches of a row's agent trace; null for an environment's own rollout or an unreadable trace. */
-export function recordBranches(record: RolloutRecord): TraceBranches | null {
-  const read = readTrace(record);
-  return read.type === "trace" ? traceBranches(read.trace) : null;
-}
-
-/** Applies one key. `pageSize` is how many list rows fit on the screen. */
-export async function press(state: ViewerState, input: Key, pageSize: number): Promise<ViewerState> {
+export async function press(
+  state: ViewerState,
+  input: Key,
+  pageSize: number,
+  layout?: RolloutLayout,
+): Promise<ViewerState> {
   if (state.typing !== null) return typeKey(state, input);
   const key = typeof input === "object" ? (LETTER_KEYS[input.char] ?? input) : input;
   const screen = top(state);
@@ -138,7 +89,7 @@ export async function press(state: ViewerState, input: Key, pageSize: number): P
   if (screen.kind === "rollout" && (key === "previous-rollout" || key === "next-rollout"))
     return { ...next, stack: stepRollout(state.stack, key) };
   if (screen.kind === "rollout")
-    return { ...next, stack: replaceTop(state, scrollBy(screen, key, pageSize)) };
+    return { ...next, stack: replaceTop(state, rolloutKey(screen, key, pageSize, layout)) };
   const length =
     screen.kind === "runs"
       ? visibleRuns(state, screen.query).length
@@ -172,26 +123,6 @@ async function open(state: ViewerState, screen: Screen): Promise<ViewerState> {
   return state;
 }
 
-/** A rollout opened at its top, on its trace's main branch. */
-function rolloutScreen(run: LoadedRun, index: number): Screen {
-  return { kind: "rollout", run, index, scroll: 0, branch: recordBranches(run.records[index]!)?.main ?? 0 };
-}
-
-/**
- * The rollout before or after the one shown, in the list it was opened from (its search kept), with
- * that list's cursor moved along so going back lands on it; stays at either end.
- */
-function stepRollout(stack: Screen[], key: Key): Screen[] {
-  const list = stack[stack.length - 2];
-  const shown = stack[stack.length - 1];
-  if (list?.kind !== "rollouts" || shown?.kind !== "rollout") return stack;
-  const visible = visibleRollouts(list.run, list.query);
-  const cursor = visible.indexOf(shown.index) + (key === "next-rollout" ? 1 : -1);
-  const index = visible[cursor];
-  if (index === undefined || cursor < 0) return stack;
-  return [...stack.slice(0, -2), { ...list, cursor }, rolloutScreen(list.run, index)];
-}
-
 /** Letters that act as keys outside a search (less/vim habits). */
 const LETTER_KEYS: Record<string, Key> = {
   q: "quit",
@@ -208,6 +139,8 @@ const LETTER_KEYS: Record<string, Key> = {
   "]": "next-branch",
   p: "previous-rollout",
   n: "next-rollout",
+  "{": "previous-section",
+  "}": "next-section",
 };
 
 function typeKey(state: ViewerState, key: Key): ViewerState {
@@ -240,25 +173,6 @@ function move(cursor: number, key: Key, length: number, page: number): number {
                 ? last
                 : cursor;
   return Math.min(last, Math.max(0, target));
-}
-
-function scrollBy(screen: Extract<Screen, { kind: "rollout" }>, key: Key, page: number): Screen {
-  if (key === "previous-branch" || key === "next-branch") return switchBranch(screen, key);
-  const delta =
-    key === "up" ? -1 : key === "down" ? 1 : key === "pageup" ? -page : key === "pagedown" ? page : 0;
-  if (key === "home") return { ...screen, scroll: 0 };
-  if (key === "end") return { ...screen, scroll: Number.MAX_SAFE_INTEGER };
-  return { ...screen, scroll: Math.max(0, screen.scroll + delta) };
-}
-
-/** The previous or next branch of the rollout's trace, from the top of its conversation; stays at either end. */
-function switchBranch(screen: Extract<Screen, { kind: "rollout" }>, key: Key): Screen {
-  const count = recordBranches(screen.run.records[screen.index]!)?.branches.length ?? 0;
-  const branch = Math.min(
-    Math.max(0, count - 1),
-    Math.max(0, screen.branch + (key === "next-branch" ? 1 : -1)),
-  );
-  return branch === screen.branch ? screen : { ...screen, branch, scroll: 0 };
 }
 
 function replaceTop(state: ViewerState, screen: Screen): Screen[] {
