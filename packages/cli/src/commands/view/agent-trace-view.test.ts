@@ -16,6 +16,7 @@ import {
   evaluateBranchingRun,
   PLAN,
   PLANNER_PROMPT,
+  retriedCallRollout,
   startCodingModel,
   startRunawayModel,
   startShortContextModel,
@@ -235,6 +236,18 @@ describe("vf view on an agent's rollouts", () => {
     expect(lines(state)[0]).toBe("coding-tasks · rollout 1 of 1 · branch 1 of 3");
     state = await pressAll(state, [{ char: "]" }, { char: "]" }, { char: "]" }]);
     expect(lines(state)[0]).toBe("coding-tasks · rollout 1 of 1 · branch 3 of 3 (main)");
+  });
+
+  it("shows a retried call as a branch leaving the main one after the reply both carry on from", async () => {
+    const record = await retriedCallRollout();
+    const main = conversationLines(record, 120).map((line) => line.text);
+    expect(main).toContain("── branch 2 of 2 · main · calls 1, 3 ──");
+    expect(main).toContainEqual(expect.stringMatching(/^1\. openai_chat_completions .* · branches 1, 2$/));
+    expect(main).toContainEqual(expect.stringMatching(/^3\. openai_chat_completions .* · branch 2$/));
+    const retried = conversationLines(record, 120, 0).map((line) => line.text);
+    expect(retried).toContain("── branch 1 of 2 · calls 1–2 ──");
+    expect(retried).toContain("leaves the main branch after its first 3 messages");
+    expect(retried).toContain("  › 1  calls 1–2 · 4 messages · assistant: answer 2");
   });
 
   it("finds agents' rollouts by the commands they ran, the limits that ended them and any branch", async () => {

@@ -12,11 +12,16 @@ import type { TraceBranches } from "./trace-branches.ts";
 export function callListLines(trace: SavedTrace, found: TraceBranches, push: Push): void {
   if (trace.calls.length === 0) return;
   push("heading", `── model calls (${trace.calls.length}) ──`);
-  const branchOf = new Map<number, number>();
-  for (const [b, branch] of found.branches.entries()) for (const c of branch.calls) branchOf.set(c, b);
+  // A reply that later branches carry on from is on each of them.
+  const branchesOf = new Map<number, number[]>();
+  for (const [b, branch] of found.branches.entries())
+    for (const c of branch.calls) branchesOf.set(c, [...(branchesOf.get(c) ?? []), b + 1]);
   for (const [i, call] of trace.calls.entries()) {
-    const branch = branchOf.get(i);
-    const where = found.branches.length > 1 && branch !== undefined ? ` · branch ${branch + 1}` : "";
+    const on = branchesOf.get(i) ?? [];
+    const where =
+      found.branches.length < 2 || on.length === 0
+        ? ""
+        : ` · branch${on.length > 1 ? "es" : ""} ${on.join(", ")}`;
     push(call.error ? "error" : "body", `${i + 1}. ${call.api} · ${call.model} · ${callFacts(call)}${where}`);
     const extra = [
       call.stream ? "streamed" : "",

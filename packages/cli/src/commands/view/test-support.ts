@@ -14,6 +14,9 @@
  * - `withheldResultRollout`: the bash agent reads a task's hidden tests and the host's tool-result
  *   hook withholds what it read. vf eval sets no hook, so this one trace is the interception server's
  *   own, on a row made for it.
+ * - `retriedCallRollout`: an agent that sends its second call twice (a retry after a dropped
+ *   answer), through the interception server: two branches that share the first reply. Also on a
+ *   row made for it.
  */
 import { bashHarness, subprocessRuntime } from "@vf-rl/agents";
 import { evaluate, OpenAIModelClient } from "@vf-rl/core";
@@ -195,6 +198,37 @@ export async function withheldResultRollout(): Promise<RolloutRecord> {
     return RolloutRecord.parse({ example_id: 0, prompt: task.prompt, completion: [], reward: 0, trace });
   } finally {
     await runtime.close();
+    await server.close();
+    await client.close?.();
+    await model.close();
+  }
+}
+
+/** Asks a question, follows it up, and sends the follow-up again: the retry branches from the first reply. */
+export async function retriedCallRollout(): Promise<RolloutRecord> {
+  const model = await startScriptedServer({ reply: (_request, index) => `answer ${index + 1}` });
+  const server = await startInterceptionServer();
+  const client = createModelClient({ type: "openai_chat_completions", baseUrl: model.url, apiKey: "EMPTY" });
+  try {
+    const rollout = server.register({ client, model: "scripted" });
+    const { baseUrl, apiKey } = rollout.endpoint("openai_chat_completions");
+    const ask = async (messages: Array<{ role: string; content: string }>) => {
+      const answer = await fetch(`${baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify({ model: "scripted", messages }),
+      });
+      const body = (await answer.json()) as { choices: Array<{ message: { content: string } }> };
+      return body.choices[0]!.message.content;
+    };
+    const question = [{ role: "user", content: "What is 6 times 7?" }];
+    const first = await ask(question);
+    const followUp = [...question, { role: "assistant", content: first }, { role: "user", content: "Sure?" }];
+    await ask(followUp);
+    await ask(followUp);
+    const trace = await rollout.end({ exitCode: 0, output: "" });
+    return RolloutRecord.parse({ example_id: 0, prompt: question, completion: [], reward: 0, trace });
+  } finally {
     await server.close();
     await client.close?.();
     await model.close();
