@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { listRuns } from "@vf-rl/core/results";
+import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleWidth } from "../../terminal/text-width.ts";
 import { conversationLines } from "./conversation-lines.ts";
@@ -66,6 +67,14 @@ describe("vf view on an agent's rollouts", () => {
     expect(rows.filter((line) => /coding-tasks · plan-then-bash +scripted/.test(line))).toHaveLength(1);
     state = await pressAll(state, ["search", ...[..."plan-then"].map((char) => ({ char })), "enter"]);
     expect(lines(state)[0]).toBe('vf view · 1 run matching "plan-then"');
+  });
+
+  it("names an agent run's harness in the plain list vf view prints without a terminal", async () => {
+    const listed = await runVf(["view", runs.branching]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(
+      /^\S+ {2}coding-tasks {2}scripted {2}plan-then-bash harness {2}\S+ {2}reward 1\.000 {2}1 rollouts {2}complete$/m,
+    );
   });
 
   it("lists agent rollouts with their model calls, under a title naming the harness", async () => {

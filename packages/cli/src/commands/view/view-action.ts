@@ -46,7 +46,8 @@ export async function runView(dir: string, flags: { json?: boolean }, io: Output
 function listLine(run: RunEntry): string {
   if (run.type === "unreadable") return `${run.dir}  unreadable: ${run.message}`;
   const duplicates = run.duplicates > 0 ? `  (${run.duplicates} duplicate rows)` : "";
-  return `${run.dir}  ${run.envId}  ${run.model}  ${run.date}  reward ${run.avgReward.toFixed(3)}  ${run.rows} rollouts  ${run.status}${duplicates}`;
+  const harness = run.harness ? `  ${run.harness} harness` : "";
+  return `${run.dir}  ${run.envId}  ${run.model}${harness}  ${run.date}  reward ${run.avgReward.toFixed(3)}  ${run.rows} rollouts  ${run.status}${duplicates}`;
 }
 
 function failIfNothingRead(dir: string, runs: RunEntry[]): void {
