@@ -13,6 +13,7 @@ import { conversationLines } from "./conversation-lines.ts";
 import { renderViewer, rolloutLayout } from "./render-viewer.ts";
 import {
   evalBashRun,
+  evalOutlivingRun,
   evalRunawayRun,
   evaluateBranchingRun,
   PLAN,
@@ -21,6 +22,7 @@ import {
   startCodingModel,
   startRunawayModel,
   startShortContextModel,
+  startSleepyModel,
   WITHHELD_REASON,
   withheldResultRollout,
 } from "./test-support.ts";
@@ -28,20 +30,22 @@ import { initialState, type Key, press, type ViewerState } from "./viewer-model.
 
 const tall = { width: 120, height: 300, color: false };
 let outputs: string;
-const runs = { bash: "", runaway: "", branching: "", failed: "" };
+const runs = { bash: "", runaway: "", outliving: "", branching: "", failed: "" };
 
 beforeAll(async () => {
   outputs = await mkdtemp(join(tmpdir(), "vf-view-agents-"));
   const model = await startCodingModel();
   const runaway = await startRunawayModel();
   const short = await startShortContextModel();
+  const sleepy = await startSleepyModel();
   try {
     runs.bash = await evalBashRun(outputs, model.url);
     runs.runaway = await evalRunawayRun(outputs, runaway.url);
+    runs.outliving = await evalOutlivingRun(join(outputs, "outliving"), sleepy.url);
     runs.branching = await evaluateBranchingRun(outputs, model.url);
     runs.failed = await evalBashRun(join(outputs, "failed"), short.url);
   } finally {
-    await Promise.all([model.close(), runaway.close(), short.close()]);
+    await Promise.all([model.close(), runaway.close(), short.close(), sleepy.close()]);
   }
 }, 120_000);
 afterAll(() => rm(outputs, { recursive: true, force: true }));
@@ -158,6 +162,15 @@ describe("vf view on an agent's rollouts", () => {
     expect(screen).toContainEqual(
       expect.stringMatching(/vf-bash-agent: the model call failed \(400\): vf ended this run/),
     );
+  });
+
+  it("shows an agent killed at its time limit: no exit code, and the limit that ended it", async () => {
+    const list = lines(await view(runs.outliving, []));
+    expect(list).toContainEqual(expect.stringMatching(/^› #0\.0 {2}reward 0 +timeout +✗ timeout 1 call/));
+    const screen = lines(await view(runs.outliving, ["enter"]));
+    expect(screen).toContain("── agent: timeout · killed · 1 model call ──");
+    expect(screen).toContain("✗ timeout: the run's time limit of 2 s is up");
+    expect(screen).toContain("      command: sleep 30");
   });
 
   it("shows a failed call where the agent made it: what it sent past the last reply, and why it failed", async () => {

@@ -6,6 +6,7 @@
  *   js-slugify with one bash call and leaves py-median alone (one branch each).
  * - `evalRunawayRun`: the same with a model that calls `ls` forever, ended by the task's turn limit
  *   (`-a '{"maxTurns": 3}'`): the trace records why.
+ * - `evalOutlivingRun`: a model whose command outlives the task's time limit; vf kills the agent.
  * - `evalBashRun` against `startShortContextModel`: js-slugify's second call fails (HTTP 400).
  * - `evaluateBranchingRun`: a harness that first asks a planning subagent (its own conversation),
  *   then runs the bash agent twice (a retried attempt, branching after the system prompt and task):
@@ -77,6 +78,18 @@ export function startShortContextModel(): Promise<ScriptedServer> {
       return { type: "error", status: 400, message: "the maximum context length is 2048 tokens" };
     },
   });
+}
+
+/** A model whose only command outlives any task's time: `sleep 30`. */
+export function startSleepyModel(): Promise<ScriptedServer> {
+  return startScriptedServer({
+    reply: () => ({ type: "message", toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }),
+  });
+}
+
+/** One task ended by a time limit of 2 s, the agent killed mid-command. */
+export function evalOutlivingRun(outputDir: string, modelUrl: string): Promise<string> {
+  return evalCodingTasks(outputDir, modelUrl, ["-a", '{"timeSeconds": 2}', "-n", "1"]);
 }
 
 /** `vf eval coding-tasks --harness bash --runtime subprocess` on two tasks; resolves with its run folder. */

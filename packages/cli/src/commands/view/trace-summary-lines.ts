@@ -19,7 +19,8 @@ export function traceSummaryLines(
 ): void {
   const { shown, width } = options;
   const failed = trace.calls.filter((call) => call.error !== null).length;
-  const exit = trace.exitCode === null ? "killed or still running" : `exit ${trace.exitCode}`;
+  // A saved row is written once its rollout ended: no exit code means the program was killed.
+  const exit = trace.exitCode === null ? "killed" : `exit ${trace.exitCode}`;
   push(
     "heading",
     `── agent: ${trace.stop} · ${exit} · ${plural(trace.calls.length, "model call")}${failed ? ` (${failed} failed)` : ""} ──`,
