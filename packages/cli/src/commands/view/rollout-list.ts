@@ -31,10 +31,21 @@ export function visibleRollouts(run: LoadedRun, query: string): number[] {
   const q = query.toLowerCase();
   const ordered = rolloutOrder(run);
   if (!q) return ordered;
-  return ordered.filter((i) => searchText(run.records[i]!).toLowerCase().includes(q));
+  return ordered.filter((i) => searchText(run.records[i]!).includes(q));
 }
 
+// The list is filtered again on every key; an agent's text runs to megabytes: made once a row.
+const searchable = new WeakMap<RolloutRecord, string>();
+
 function searchText(record: RolloutRecord): string {
+  const cached = searchable.get(record);
+  if (cached !== undefined) return cached;
+  const text = rowText(record).toLowerCase();
+  searchable.set(record, text);
+  return text;
+}
+
+function rowText(record: RolloutRecord): string {
   const read = readTrace(record);
   const trace = read.type === "trace" ? read.trace : null;
   return [
