@@ -16,6 +16,7 @@ import {
   evalOutlivingRun,
   evalRunawayRun,
   evaluateBranchingRun,
+  manyConversationsRollout,
   PLAN,
   PLANNER_PROMPT,
   retriedCallRollout,
@@ -270,6 +271,23 @@ describe("vf view on an agent's rollouts", () => {
     expect(retried).toContain("── branch 1 of 2 · calls 1–2 ──");
     expect(retried).toContain("leaves the main branch after its first 3 messages");
     expect(retried).toContain("  › 1  calls 1–2 · 4 messages · assistant: answer 2");
+  });
+
+  it("lists a dozen branches as a window of nine around the one shown", async () => {
+    const record = await manyConversationsRollout(12);
+    const rows = (branch?: number) =>
+      conversationLines(record, 120, branch)
+        .map((line) => line.text)
+        .filter((line) => /^ {2}(›| ) \d+ {2}|^ {4}… /.test(line));
+    // The main branch is the last conversation.
+    expect(rows()).toEqual([
+      "    … 3 more",
+      ...[4, 5, 6, 7, 8, 9, 10, 11].map((i) => `    ${i}  calls ${i} · 2 messages · user: question ${i}`),
+      "  › 12  main · calls 12 · 2 messages · user: question 12",
+    ]);
+    expect(rows(0)[0]).toBe("  › 1  calls 1 · 2 messages · user: question 1");
+    expect(rows(0).at(-1)).toBe("    … 3 more");
+    expect(rows(6)).toHaveLength(11);
   });
 
   it("finds agents' rollouts by the commands they ran, the limits that ended them and any branch", async () => {

@@ -16,8 +16,8 @@
  *   hook withholds what it read. vf eval sets no hook, so this one trace is the interception server's
  *   own, on a row made for it.
  * - `retriedCallRollout`: an agent that sends its second call twice (a retry after a dropped
- *   answer), through the interception server: two branches that share the first reply. Also on a
- *   row made for it.
+ *   answer), through the interception server: two branches that share the first reply; and
+ *   `manyConversationsRollout`, one that starts a dozen conversations. Also on rows made for them.
  */
 import { bashHarness, subprocessRuntime } from "@vf-rl/agents";
 import { evaluate, OpenAIModelClient } from "@vf-rl/core";
@@ -217,15 +217,20 @@ export async function withheldResultRollout(): Promise<RolloutRecord> {
   }
 }
 
-/** Asks a question, follows it up, and sends the follow-up again: the retry branches from the first reply. */
-export async function retriedCallRollout(): Promise<RolloutRecord> {
+type Ask = (messages: Array<{ role: string; content: string }>) => Promise<string>;
+
+/**
+ * The trace of an agent of a few lines, `agent`, whose chat calls go through the interception
+ * server to a model answering "answer N" to its Nth call; on a row made for it.
+ */
+async function interceptedRollout(agent: (ask: Ask) => Promise<void>): Promise<RolloutRecord> {
   const model = await startScriptedServer({ reply: (_request, index) => `answer ${index + 1}` });
   const server = await startInterceptionServer();
   const client = createModelClient({ type: "openai_chat_completions", baseUrl: model.url, apiKey: "EMPTY" });
   try {
     const rollout = server.register({ client, model: "scripted" });
     const { baseUrl, apiKey } = rollout.endpoint("openai_chat_completions");
-    const ask = async (messages: Array<{ role: string; content: string }>) => {
+    const ask: Ask = async (messages) => {
       const answer = await fetch(`${baseUrl}/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
@@ -234,16 +239,31 @@ export async function retriedCallRollout(): Promise<RolloutRecord> {
       const body = (await answer.json()) as { choices: Array<{ message: { content: string } }> };
       return body.choices[0]!.message.content;
     };
-    const question = [{ role: "user", content: "What is 6 times 7?" }];
-    const first = await ask(question);
-    const followUp = [...question, { role: "assistant", content: first }, { role: "user", content: "Sure?" }];
-    await ask(followUp);
-    await ask(followUp);
+    await agent(ask);
     const trace = await rollout.end({ exitCode: 0, output: "" });
-    return RolloutRecord.parse({ example_id: 0, prompt: question, completion: [], reward: 0, trace });
+    const prompt = [{ role: "user", content: "(see the trace)" }];
+    return RolloutRecord.parse({ example_id: 0, prompt, completion: [], reward: 0, trace });
   } finally {
     await server.close();
     await client.close?.();
     await model.close();
   }
+}
+
+/** Asks a question, follows it up, and sends the follow-up again: the retry branches from the first reply. */
+export function retriedCallRollout(): Promise<RolloutRecord> {
+  return interceptedRollout(async (ask) => {
+    const question = [{ role: "user", content: "What is 6 times 7?" }];
+    const first = await ask(question);
+    const followUp = [...question, { role: "assistant", content: first }, { role: "user", content: "Sure?" }];
+    await ask(followUp);
+    await ask(followUp);
+  });
+}
+
+/** `count` questions, each a conversation of its own (as subagents started one after another). */
+export function manyConversationsRollout(count: number): Promise<RolloutRecord> {
+  return interceptedRollout(async (ask) => {
+    for (let i = 1; i <= count; i++) await ask([{ role: "user", content: `question ${i}` }]);
+  });
 }
