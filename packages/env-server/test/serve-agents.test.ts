@@ -32,7 +32,8 @@ const notTsx = (pid: number) => !readCommand(pid).includes("esbuild --service");
 
 function readCommand(pid: number): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    // /proc separates a command's arguments with NUL bytes.
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
   } catch {
     return "";
   }
