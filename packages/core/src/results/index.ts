@@ -24,7 +24,23 @@ export { readRecordsFile } from "./read-records.ts";
 export { type LoadedRun, readRun } from "./read-run.ts";
 export { formatWarning } from "./read-warning.ts";
 export {
+  type ReadTrace,
+  readTrace,
+  SavedCall,
+  SavedNode,
+  SavedTool,
+  SavedToolResultEdit,
+  SavedTrace,
+  sentMessages,
+} from "./saved-trace.ts";
+export {
   describeSftSelection,
   type SftFilter,
   selectSftConversations,
 } from "./sft-selection.ts";
+export {
+  recordBranches,
+  type TraceBranch,
+  type TraceBranches,
+  traceBranches,
+} from "./trace-branches.ts";

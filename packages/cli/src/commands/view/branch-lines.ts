@@ -3,12 +3,13 @@
  * model call that wrote it, a failed call where the agent made it, then the tools offered there
  * (after the messages: an agent CLI's run to hundreds of lines).
  */
+
+import type { TraceBranches } from "@vf-rl/core/results";
+import { type SavedTrace, sentMessages } from "@vf-rl/core/results";
 import { callFacts, callRanges, plural } from "./call-words.ts";
 import { messageLines } from "./message-lines.ts";
-import { type SavedTrace, sentMessages } from "./saved-trace.ts";
 import type { Push } from "./styled-lines.ts";
 import { toolLines } from "./tool-lines.ts";
-import type { TraceBranches } from "./trace-branches.ts";
 
 /** The messages of branch `shown`, each reply noted with the call that wrote it. */
 export function branchLines(trace: SavedTrace, found: TraceBranches, shown: number, push: Push): void {

@@ -3,10 +3,10 @@
  * finish reason, time, branch, token ids, sampling, failure, what the dialect left out), and the
  * last output of the program.
  */
+
+import type { SavedTrace, TraceBranches } from "@vf-rl/core/results";
 import { callFacts } from "./call-words.ts";
-import type { SavedTrace } from "./saved-trace.ts";
 import type { Push } from "./styled-lines.ts";
-import type { TraceBranches } from "./trace-branches.ts";
 
 /** Every model call in the order they started. */
 export function callListLines(trace: SavedTrace, found: TraceBranches, push: Push): void {

@@ -1,5 +1,5 @@
 /** How the viewer words a trace's model calls: one call's facts, a list of call numbers, a count. */
-import type { SavedCall } from "./saved-trace.ts";
+import type { SavedCall } from "@vf-rl/core/results";
 
 /** Tokens, finish reason and time of one call, e.g. "1480 → 104 tokens · tool_calls · 12 ms". */
 export function callFacts(call: SavedCall): string {

@@ -7,13 +7,12 @@
  * `traceBranches`) and the tools offered on it, every model call, and the program's last output.
  */
 import type { RolloutRecord } from "@vf-rl/core/results";
+import { readTrace, traceBranches } from "@vf-rl/core/results";
 import { branchLines } from "./branch-lines.ts";
 import { callListLines, outputLines } from "./call-list-lines.ts";
 import { messageLines } from "./message-lines.ts";
-import { readTrace } from "./saved-trace.ts";
 import { fmt, lineWriter, type StyledLine } from "./styled-lines.ts";
 import { toolLines } from "./tool-lines.ts";
-import { traceBranches } from "./trace-branches.ts";
 import { traceSummaryLines } from "./trace-summary-lines.ts";
 
 export { fmt, type StyledLine } from "./styled-lines.ts";

@@ -5,12 +5,12 @@
  * scrolls the title or the selected row off the screen.
  */
 import type { RolloutRecord, RunEntry } from "@vf-rl/core/results";
+import { recordBranches } from "@vf-rl/core/results";
 import { fitWidth, padToWidth, printable, visibleWidth } from "../../terminal/text-width.ts";
 import { conversationLines, fmt, type StyledLine } from "./conversation-lines.ts";
 import type { RolloutLayout } from "./rollout-keys.ts";
 import { rolloutOrder, visibleRollouts } from "./rollout-list.ts";
 import { rolloutRow } from "./rollout-row.ts";
-import { recordBranches } from "./trace-branches.ts";
 import { top, type ViewerState, visibleRuns } from "./viewer-model.ts";
 
 export interface FrameSize {

@@ -3,8 +3,8 @@
  * after it in its list, scroll it by line, page or section, and move between its trace's branches.
  */
 import type { LoadedRun } from "@vf-rl/core/results";
+import { recordBranches } from "@vf-rl/core/results";
 import { visibleRollouts } from "./rollout-list.ts";
-import { recordBranches } from "./trace-branches.ts";
 import type { Key, Screen } from "./viewer-model.ts";
 
 type RolloutScreen = Extract<Screen, { kind: "rollout" }>;

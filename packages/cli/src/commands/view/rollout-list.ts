@@ -4,7 +4,7 @@
  */
 import { contentText, type Message } from "@vf-rl/core";
 import type { LoadedRun, RolloutRecord } from "@vf-rl/core/results";
-import { readTrace } from "./saved-trace.ts";
+import { readTrace } from "@vf-rl/core/results";
 
 /**
  * Indices of a run's rollouts by example, then rollout, as a run's rows are saved in the order

@@ -5,10 +5,9 @@
  * most comes first, as a long row is cut at the screen's edge.
  */
 import type { RolloutRecord } from "@vf-rl/core/results";
+import { readTrace, traceBranches } from "@vf-rl/core/results";
 import { padToWidth } from "../../terminal/text-width.ts";
-import { readTrace } from "./saved-trace.ts";
 import { fmt } from "./styled-lines.ts";
-import { traceBranches } from "./trace-branches.ts";
 
 export function rolloutRow(record: RolloutRecord): string {
   const read = readTrace(record);

@@ -4,11 +4,10 @@
  * the list of its branches with the one shown marked, each in one row with what tells it apart.
  */
 import { contentText } from "@vf-rl/core";
+import type { SavedTrace, TraceBranches } from "@vf-rl/core/results";
 import { fitWidth, printable, visibleWidth } from "../../terminal/text-width.ts";
 import { callRanges, plural } from "./call-words.ts";
-import type { SavedTrace } from "./saved-trace.ts";
 import type { Push } from "./styled-lines.ts";
-import type { TraceBranches } from "./trace-branches.ts";
 
 /** The summary above the tools: how it ended, what went wrong, and the branches. */
 export function traceSummaryLines(

@@ -5,7 +5,7 @@
  * branch is the one holding the last reply the model gave (what the row's prompt and completion
  * hold, core's `traceConversation`); the others are listed in the order they were started.
  */
-import type { RolloutRecord } from "@vf-rl/core/results";
+import type { RolloutRecord } from "../records/rollout-record.ts";
 import { readTrace, type SavedCall, type SavedNode, type SavedTrace } from "./saved-trace.ts";
 
 export interface TraceBranch {

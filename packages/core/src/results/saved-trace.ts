@@ -1,14 +1,14 @@
 /**
- * An agent rollout's trace as `vf view` reads it back from a results row. The row's schema checks a
+ * An agent rollout's trace as the viewers (`vf view`, its web pages, the Hub's reports) read it back from a results row. The row's schema checks a
  * trace's calls and nodes only as lists (their shape is core/agents' `AgentCall` and `MessageNode`);
  * these schemas read the fields the viewer shows, each with a default, so a trace written by an
  * older vf, or a file edited by hand, shows what it holds instead of breaking the screen. A call's
  * messages are read only for a failed call (`sentMessages`): a reply is the node it names, and the
  * history is the graph, so each message is read once however many calls resent it.
  */
-import { Content, Message } from "@vf-rl/core";
-import type { RolloutRecord } from "@vf-rl/core/results";
 import { z } from "zod";
+import { Content, Message } from "../messages/message.ts";
+import type { RolloutRecord } from "../records/rollout-record.ts";
 
 /** A tool the call offered; a schema of another shape reads as no arguments. */
 export const SavedTool = z.object({
