@@ -10,9 +10,11 @@
  * here, and when the endpoint rejects the key, the error says how to allow it (for set and unset
  * variables alike, so a client cannot learn which are set).
  */
+import { CachedModelClient } from "./cached-model-client.ts";
 import type { ApiClientType } from "./client-type.ts";
 import { createModelClient, type HttpModelClient } from "./create-model-client.ts";
 import { NO_API_KEY } from "./resolve-model.ts";
+import type { ResponseCache } from "./response-cache.ts";
 
 /** An endpoint as a request names it. The key is read from this process's environment. */
 export interface EndpointConfig {
@@ -54,6 +56,8 @@ export interface ClientLeasesOptions {
   refusalLine?: (name: string, baseUrl: string) => string;
   /** Clients kept open at most; default 32. */
   max?: number;
+  /** Every leased client answers from this cache first (`vf eval --cache`); default none. */
+  cache?: ResponseCache;
 }
 
 /** Variables refused that are named in the log; past these, one more line says the rest are not. */
@@ -68,10 +72,12 @@ export class ClientLeases {
   private readonly log: (line: string) => void;
   private readonly refusedKey: (name: string) => string;
   private readonly refusalLine: (name: string, baseUrl: string) => string;
+  private readonly cache: ResponseCache | undefined;
 
   constructor(options: ClientLeasesOptions = {}) {
     this.keyVars = new Set(options.keyVars ?? []);
     this.max = options.max ?? 32;
+    this.cache = options.cache;
     this.log = options.log ?? (() => {});
     this.refusedKey = options.refusedKey ?? ((name) => `${name}, which this server does not send`);
     this.refusalLine =
@@ -97,16 +103,17 @@ export class ClientLeases {
       this.entries.delete(key);
     } else {
       const { apiKey, apiKeyVar } = this.key(config);
+      const client = createModelClient({
+        type,
+        baseUrl: config.baseUrl,
+        apiKey,
+        headers: config.headers,
+        ...(apiKeyVar ? { apiKeyVar } : {}),
+        ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
+        ...(config.timeoutSeconds !== undefined ? { timeoutSeconds: config.timeoutSeconds } : {}),
+      });
       entry = {
-        client: createModelClient({
-          type,
-          baseUrl: config.baseUrl,
-          apiKey,
-          headers: config.headers,
-          ...(apiKeyVar ? { apiKeyVar } : {}),
-          ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
-          ...(config.timeoutSeconds !== undefined ? { timeoutSeconds: config.timeoutSeconds } : {}),
-        }),
+        client: this.cache ? new CachedModelClient({ cache: this.cache, type, inner: client }) : client,
         users: 0,
       };
       this.evictIdle();
