@@ -227,6 +227,12 @@ export class EmptyModelResponseError extends InvalidModelResponseError {}
 /** The prompt is longer than the model's context. */
 export class OverlongPromptError extends ModelError {}
 
+/**
+ * An environment's `envResponse` returned what is not chat messages: the rollout ends with this
+ * error recorded, since its conversation could not be saved or sent to the model.
+ */
+export class EnvResponseError extends RolloutError {}
+
 /** A tool call could not run. */
 export class ToolError extends RolloutError {}
 

@@ -228,6 +228,42 @@ describe("MultiTurnEnv", () => {
     expect(state.stopCondition).toBe("has_error");
     expect(state.completion).toHaveLength(1);
   });
+
+  it("ends a rollout whose environment replies with what is not chat messages, naming what is wrong", async () => {
+    const client = await clientFor({ reply: sequence(["one", "two"]) });
+    const replies: unknown[] = [
+      undefined, // a forgotten return
+      [{ role: "narrator", content: "hi" }],
+      { messages: [{ role: "tool", content: "42" }], final: true },
+    ];
+    const errors = [];
+    for (const reply of replies) {
+      class Sloppy extends Counter {
+        protected override envResponse(): EnvResponse {
+          return reply as EnvResponse;
+        }
+      }
+      const state = await new Sloppy().rollout(input, { client, model: "scripted" });
+      expect(state.stopCondition).toBe("has_error");
+      expect(state.completion).toHaveLength(1); // the model's reply, nothing of the bad one
+      errors.push(state.error);
+    }
+    expect(errors.map((e) => e?.error)).toEqual(["EnvResponseError", "EnvResponseError", "EnvResponseError"]);
+    expect(errors[0]?.message).toMatch(/^envResponse returned undefined: return an array of chat messages/);
+    expect(errors[1]?.message).toMatch(/not a chat message: 0\.role: Invalid discriminator/);
+    expect(errors[2]?.message).toMatch(/tool_call_id/);
+  });
+
+  it("fills in a reply's defaults as its schema gives them", async () => {
+    const client = await clientFor({ reply: sequence(["one", "stop"]) });
+    class Terse extends Counter {
+      protected override envResponse(): EnvResponse {
+        return [{ role: "assistant" } as never, { role: "user", content: "go on" }];
+      }
+    }
+    const state = await new Terse({ maxTurns: 2 }).rollout(input, { client, model: "scripted" });
+    expect(state.completion[1]).toEqual({ role: "assistant", content: "" });
+  });
 });
 
 describe("SingleTurnEnv", () => {

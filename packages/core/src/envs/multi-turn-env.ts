@@ -22,6 +22,7 @@ import {
   recordError,
 } from "../rollout/rollout-state.ts";
 import { headersFromState } from "../rollout/state-value.ts";
+import { checkedEnvResponse } from "./checked-env-response.ts";
 import { Environment, type EnvironmentOptions, type RolloutContext } from "./environment.ts";
 import { OrderedHooks } from "./ordered-hooks.ts";
 
@@ -252,7 +253,7 @@ export abstract class MultiTurnEnv<Data = Record<string, unknown>> extends Envir
   private async timedEnvResponse(state: RolloutState<Data>): Promise<EnvResponse | undefined> {
     const start = performance.now();
     try {
-      return await this.envResponse([...state.prompt, ...state.completion], state);
+      return checkedEnvResponse(await this.envResponse([...state.prompt, ...state.completion], state));
     } catch (error) {
       if (!state.signal.aborted) recordError(state, error);
       return undefined;

@@ -11,15 +11,17 @@ import { readRun } from "./read-run.ts";
 import { RunWriter } from "./run-writer.ts";
 
 const writerModule = fileURLToPath(new URL("./run-writer.ts", import.meta.url));
+const recordModule = fileURLToPath(new URL("../records/rollout-record.ts", import.meta.url));
 
 // A child process that saves groups of 2 big rollouts as fast as it can, until it is killed.
 const childScript = (dir: string) => `
 import { RunWriter } from ${JSON.stringify(writerModule)};
+import { RolloutRecord } from ${JSON.stringify(recordModule)};
 const writer = await RunWriter.open({ dir: ${JSON.stringify(dir)} });
 await writer.writeMetadata({ env_id: "echo", model: "m", num_examples: 100000, rollouts_per_example: 2, status: "running" });
 const big = "x".repeat(500_000);
 for (let e = 0; ; e++) {
-  const row = (i) => ({ example_id: e, rollout_index: i, prompt: [{ role: "user", content: big }], completion: [], reward: 1 });
+  const row = (i) => RolloutRecord.parse({ example_id: e, rollout_index: i, prompt: [{ role: "user", content: big }], completion: [], reward: 1 });
   await writer.append([row(0), row(1)]);
   if (e === 2) process.stdout.write("saving\\n");
 }
