@@ -5,13 +5,6 @@
  * classes, so a command line can import it at start-up and the Hub without the model SDKs. The root
  * export (`@vf-rl/core`) re-exports this list whole.
  */
-
-export {
-  NotRescorableError,
-  OfflineModelCallError,
-  UnsavedStateError,
-} from "./checks/check-errors.ts";
-export { ReferenceExhaustedError } from "./checks/reference-client.ts";
 export {
   ApiKeyRejectedError,
   FatalModelError,
@@ -29,9 +22,9 @@ export {
   EndpointRegistryUnreadableError,
   EndpointUnreachableError,
   EnvArgsError,
+  EnvResponseError,
   EnvironmentNotFoundError,
   EnvironmentNotInstalledError,
-  EnvResponseError,
   EnvSettingsError,
   GroupScoringRequiredError,
   HarnessError,
