@@ -1,6 +1,7 @@
 /** The frame of every Hub page: one inline stylesheet, a header with search and account links. */
 import type { Principal } from "../server/hub-context.ts";
 import { html, SafeHtml } from "./html.ts";
+import { ROLLOUT_STYLE } from "./rollout/rollout-style.ts";
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2330;background:#f6f7f9}
@@ -20,8 +21,6 @@ pre{background:#f3f4f7;padding:10px 12px;border-radius:6px;overflow:auto;white-s
 .grid{display:grid;grid-template-columns:2fr 1fr;gap:16px}@media(max-width:800px){.grid{grid-template-columns:1fr}}
 button,.button{background:#2456c7;color:#fff;border:0;border-radius:6px;padding:6px 14px;font:inherit;cursor:pointer}
 button.secondary{background:#e1e4ea;color:#1d2330}input,select{font:inherit;padding:5px 8px;border:1px solid #cdd2db;border-radius:6px}
-.msg{border-left:3px solid #cdd2db;padding:4px 10px;margin:6px 0}.msg.user{border-color:#2456c7}.msg.assistant{border-color:#1a7f4b}.msg.tool{border-color:#b26b00}
-.msg .role{font-size:12px;font-weight:600;text-transform:uppercase;color:#667085}
 details{border-bottom:1px solid #eef0f3;padding:6px 0}summary{cursor:pointer}
 .notice{background:#fff7e0;border:1px solid #f1d48a;border-radius:8px;padding:10px 14px;margin-bottom:16px}
 .secret{font:15px ui-monospace,monospace;background:#10131a;color:#9ef0b5;padding:10px 12px;border-radius:6px;word-break:break-all}
@@ -37,7 +36,7 @@ export function layout(options: {
   const { title, viewer, body } = options;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · vf Hub</title><style>${new SafeHtml(STYLE)}</style></head>
+<title>${title} · vf Hub</title><style>${new SafeHtml(STYLE + ROLLOUT_STYLE)}</style></head>
 <body><header><a href="/">vf Hub</a>
 <form action="/" method="get"><input type="search" name="q" placeholder="Search environments" value="${options.query ?? ""}" aria-label="Search"></form>
 <span class="who">${

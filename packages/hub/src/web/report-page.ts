@@ -1,8 +1,12 @@
 /**
  * A report's page: what was run (environment version and arguments, model, an agent run's harness, sampling), the summary, and a rollout
- * browser where each rollout opens to its prompt, completion messages and tool calls (no scripts:
+ * browser where each rollout opens to what `vf view --web` shows of it (rollout/: conversation, tool
+ * calls and results, an agent's branches, metrics, errors, token logprobs as ids; no scripts:
  * `<details>` elements).
  */
+
+import { RolloutRecord } from "@vf-rl/core/results";
+import { z } from "zod";
 import type { ReportInfo, ReportRow } from "../api/schemas/report-schemas.ts";
 import type { Principal } from "../server/hub-context.ts";
 import { harnessCell } from "./agent-labels.ts";
@@ -10,47 +14,18 @@ import { argTags } from "./arg-tags.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { layout } from "./layout.ts";
 import { envIdLinks, ownerLink } from "./owner-page.ts";
-
-interface ShownMessage {
-  role?: string;
-  content?: unknown;
-  tool_calls?: { function?: { name?: string; arguments?: string } }[];
-  tool_call_id?: string;
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content))
-    return content
-      .map((part) => (typeof part?.text === "string" ? part.text : `[${part?.type ?? "part"}]`))
-      .join("\n");
-  return content === null || content === undefined ? "" : JSON.stringify(content);
-}
-
-function message(m: ShownMessage): SafeHtml {
-  const role = m.role ?? "?";
-  const calls = (m.tool_calls ?? []).map(
-    (call) =>
-      html`<div class="small"><strong>tool call</strong> <code>${call.function?.name ?? "?"}</code><pre>${call.function?.arguments ?? ""}</pre></div>`,
-  );
-  const text = contentText(m.content);
-  return html`<div class="msg ${["user", "assistant", "tool", "system"].includes(role) ? role : ""}"><div class="role">${role}${m.tool_call_id ? html` <code class="small">${m.tool_call_id}</code>` : ""}</div>
-${text ? html`<pre>${text}</pre>` : ""}${calls}</div>`;
-}
+import { formatNumber, rolloutHtml } from "./rollout/rollout-html.ts";
 
 function rollout(row: ReportRow): SafeHtml {
-  const r = row.row as Record<string, unknown>;
-  const reward = typeof r.reward === "number" ? r.reward.toFixed(3) : "?";
-  const metrics = Object.entries((r.metrics as Record<string, number>) ?? {}).map(
-    ([k, v]) => html`<span class="tag">${k}: ${Number(v).toFixed(3)}</span>`,
-  );
-  const error = r.error as { error?: string; message?: string } | null | undefined;
-  return html`<details><summary>#${row.index} · example ${String(r.example_id ?? "?")} · reward <strong>${reward}</strong>
-${error ? html` <span class="badge">${error.error ?? "error"}</span>` : ""} <span class="muted small">${String(r.stop_condition ?? "")}</span></summary>
-<p>${metrics}</p>${error ? html`<pre>${error.message ?? ""}</pre>` : ""}
-<h2 class="small muted">Prompt</h2>${((r.prompt as ShownMessage[]) ?? []).map(message)}
-<h2 class="small muted">Completion</h2>${((r.completion as ShownMessage[]) ?? []).map(message)}
-${r.answer ? html`<p class="small"><strong>Answer:</strong> ${String(r.answer)}</p>` : ""}</details>`;
+  const parsed = RolloutRecord.safeParse(row.row);
+  if (!parsed.success) {
+    return html`<details><summary>#${row.index} · <span class="badge">unreadable row</span></summary><pre>${z.prettifyError(parsed.error)}</pre></details>`;
+  }
+  const record = parsed.data;
+  const failure = record.error?.error ?? (record.trace?.errors[0]?.type || null);
+  return html`<details><summary>#${row.index} · example ${record.example_id} · reward <strong>${formatNumber(record.reward)}</strong>
+${failure ? html` <span class="badge">${failure}</span>` : ""} <span class="muted small">${record.stop_condition ?? ""}</span></summary>
+${rolloutHtml(record)}</details>`;
 }
 
 /** The HTML of a report's page with its first `rows`; `nextCursor` links more. */
