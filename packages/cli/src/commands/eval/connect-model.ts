@@ -17,12 +17,14 @@ import {
   type EndpointRegistry,
   loadEndpointRegistry,
   type ResolvedModel,
+  type ResponseCache,
   resolveRoute,
 } from "@vf-rl/core/client";
 import { runWeights } from "@vf-rl/train/run-weights";
 import { UsageError } from "../../cli-errors.ts";
 import { isHttpUrl } from "../../flag-values.ts";
 import { startBuiltinModel, startLocalModel } from "./builtin-model.ts";
+import { cachedConnection, replayConnection, responseCache } from "./cached-connection.ts";
 import type { EvalSpec } from "./eval-spec.ts";
 
 export interface ConnectedModel {
@@ -34,11 +36,20 @@ export interface ConnectedModel {
   /** Where the replicas are, for an env server that calls them itself (`--env-server`). */
   endpoints: EndpointAddress[];
   close(): Promise<void>;
+  /** The response cache its clients answer from (--cache), if any. */
+  cache?: ResponseCache;
 }
 
 const DEFAULT_ENDPOINTS = "configs/endpoints.toml";
 
 export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
+  const cache = responseCache(spec);
+  const connected = await connectUncached(spec, cache);
+  return cache && !connected.cache ? cachedConnection(connected, cache) : connected;
+}
+
+/** The connection `connectModel` wraps in the cache; a replay of an endpoint's calls is made here whole. */
+async function connectUncached(spec: EvalSpec, cache: ResponseCache | undefined): Promise<ConnectedModel> {
   const local = localModel(spec, spec.provider === "builtin");
   if (local !== null) return local;
   if (spec.model === undefined && spec.provider !== undefined) {
@@ -59,6 +70,8 @@ export async function connectModel(spec: EvalSpec): Promise<ConnectedModel> {
       );
     }
   }
+  // A replay needs no key and no server: nothing is read, made or checked.
+  if (cache?.mode === "replay") return replayConnection(resolved.model, resolved.endpoints, cache);
   const replicas = createReplicaClient(resolved);
   try {
     await replicas.preflight();
@@ -105,6 +118,8 @@ const CONNECTION_KEYS = [
   "type",
   "endpointsPath",
   "headers",
+  "cache",
+  "cacheMode",
 ] as const satisfies ReadonlyArray<keyof EvalSpec>;
 
 /** The model connections of one `vf eval` command, one per way of reaching a model. */

@@ -15,9 +15,11 @@ import type { EvalPushFlags } from "./eval-push.ts";
 import { applySettings, type EvalSetting, emptyDraft, type SpecDraft, shortFlag } from "./eval-settings.ts";
 import { checkPhaseBounds, EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { exportSft, prepareSftExport } from "./export-sft.ts";
+import { type GatedRun, writeGateReports } from "./gate-report.ts";
+import { checkGates, EXIT_BELOW_GATE } from "./gates.ts";
 import { hfHubUploader } from "./hf-hub-upload.ts";
 import { reportUploader } from "./report-upload.ts";
-import { runEvaluations } from "./run-evaluations.ts";
+import { type EvaluationOutcome, runEvaluations } from "./run-evaluations.ts";
 import { checkSpecPaths } from "./spec-checks.ts";
 
 /**
@@ -42,6 +44,10 @@ export interface EvalFlags extends EvalPushFlags {
   envServer?: true | string;
   numWorkers?: number;
   heartbeatUrl?: string;
+  /** Where to write the JUnit XML of the gates and examples (--junit). */
+  junit?: string;
+  /** Where to write the Markdown summary (--summary-md); also appended to $GITHUB_STEP_SUMMARY when set. */
+  summaryMd?: string;
 }
 
 export async function runEvalCommand(
@@ -81,6 +87,7 @@ export async function runEvalCommand(
     }
     // The upload is of the saved run.
     if (spec.saveToHfHub) settings.save = true;
+    checkCacheSettings(spec, settings);
   }
   if (typeof settings.resume === "string") {
     await checkInputPath(settings.resume, {
@@ -97,7 +104,7 @@ export async function runEvalCommand(
   const shown = screen?.io ?? io;
   const interrupt = onInterrupt(shown);
   try {
-    let outcomes: Awaited<ReturnType<typeof runEvaluations>>;
+    let outcomes: EvaluationOutcome[];
     try {
       outcomes = await runEvaluations(specs, {
         settings,
@@ -106,6 +113,10 @@ export async function runEvalCommand(
         maxConcurrent: flags.maxConcurrent ?? Math.max(...specs.map((spec) => spec.maxConcurrent)),
       });
       await screen?.waitForExit(interrupt.signal);
+    } catch (error) {
+      // One evaluation that could not run: CI's reports say so too, then the command's error line.
+      await reportGates([{ spec: specs[0]!, failed: true, error }], flags, io);
+      throw error;
     } finally {
       // The user's screen back, with the summaries written meanwhile after it.
       screen?.close();
@@ -143,10 +154,56 @@ export async function runEvalCommand(
       await upload?.(spec, result);
       await uploadToHfHub?.(spec, result);
     }
+    const gated = await reportGates(outcomes, flags, io);
     if (outcomes.some((outcome) => outcome.failed)) setExit(EXIT_FAILURE);
+    else if (gated.some((run) => run.gates.some((gate) => gate.value === null))) setExit(EXIT_FAILURE);
+    else if (gated.some((run) => run.gates.some((gate) => !gate.passed))) setExit(EXIT_BELOW_GATE);
   } finally {
     interrupt.dispose();
   }
+}
+
+/** --cache-mode needs --cache; the cache is this process's, so not with an env server's workers. */
+function checkCacheSettings(spec: EvalSpec, settings: RunSettings): void {
+  if (spec.cacheMode !== undefined && spec.cache === undefined) {
+    throw new UsageError(
+      `--cache-mode ${spec.cacheMode} (cache_mode) says how to use a cache: add --cache DIR (cache), the folder of recorded calls`,
+    );
+  }
+  if (spec.cache !== undefined && settings.envServer) {
+    throw new UsageError(
+      "--cache answers this process's model calls, not those of --env-server's workers: drop one of them",
+    );
+  }
+}
+
+/**
+ * Measures each finished evaluation's gates, prints a line per gate, and writes --junit and
+ * --summary-md (and GitHub's step summary) when there is anything to report.
+ */
+async function reportGates(outcomes: readonly EvaluationOutcome[], flags: EvalFlags, io: Output) {
+  const runs: GatedRun[] = outcomes.map(({ spec, result, failed, error }) => {
+    const name = spec.label ? `${spec.envId} [${spec.label}]` : spec.envId;
+    const reason = error instanceof Error ? error.message : error === undefined ? undefined : String(error);
+    return {
+      name,
+      metadata: result && !failed ? result.metadata : (result?.metadata ?? null),
+      records: result?.records ?? [],
+      gates: result && !failed && !result.cancelled ? checkGates(spec.failUnder, result.metadata) : [],
+      ...(failed ? { error: reason ?? "the evaluation failed" } : {}),
+    };
+  });
+  for (const run of runs) {
+    for (const gate of run.gates) {
+      const mark = gate.passed ? io.colour.err.green("pass") : io.colour.err.red("FAIL");
+      io.err(`gate ${mark}: ${outcomes.length > 1 ? `${run.name}: ` : ""}${gate.line}`);
+    }
+  }
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY || undefined;
+  if (flags.junit || flags.summaryMd || stepSummary) {
+    await writeGateReports(runs, { junit: flags.junit, summaryMd: flags.summaryMd, stepSummary });
+  }
+  return runs;
 }
 
 /**

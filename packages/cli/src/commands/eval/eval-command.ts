@@ -8,7 +8,9 @@ import type { Output } from "../../terminal/output.ts";
 import { envServerAddressFlag } from "./env-server-runner.ts";
 import type { EvalFlags } from "./eval-action.ts";
 import { registerEvalPush } from "./eval-push.ts";
+import { registerEvalRescore } from "./eval-rescore.ts";
 import { EVAL_SETTINGS, type EvalSetting, flagParser, shortFlag } from "./eval-settings.ts";
+import { registerEvalValidate } from "./eval-validate.ts";
 import { heartbeatUrlFlag } from "./heartbeat.ts";
 import { providersHelp } from "./providers.ts";
 
@@ -54,6 +56,16 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
       "GET this URL (an uptime monitor's) whenever rollouts finish, so it can tell when a run stalls",
       heartbeatUrlFlag,
     )
+    .option(
+      "--junit <file>",
+      "write a JUnit XML report for CI: a test case per --fail-under gate and per example",
+      textFlag("--junit"),
+    )
+    .option(
+      "--summary-md <file>",
+      "write a Markdown summary of the runs and gates (also appended to $GITHUB_STEP_SUMMARY when set)",
+      textFlag("--summary-md"),
+    )
     .option("--json", "print the summary as one JSON object (metadata.json's fields)")
     .option("-A, --abbreviated-summary", "leave the example prompt and completion out of the summary")
     .option(
@@ -90,7 +102,9 @@ Examples:
   vf eval gsm8k -m gpt-4.1-mini -n 20 -H -D evals   the run as the Hugging Face dataset <you>/evals (HF_TOKEN)
   vf eval gsm8k -p anthropic -m claude-sonnet-5-5   Anthropic's Messages API (ANTHROPIC_API_KEY)
   vf eval gsm8k -p openrouter -m qwen/qwen3-8b      OpenRouter (OPENROUTER_API_KEY)
-  vf eval reverse-text -m outputs/sft/final         an engine checkpoint folder, served here`,
+  vf eval reverse-text -m outputs/sft/final         an engine checkpoint folder, served here
+  vf eval reverse-text -m gpt-4.1-mini --cache .vf-cache --cache-mode replay --fail-under 0.8 --junit junit.xml
+                                                    CI: recorded answers only (no key), exit 3 below the gate`,
     )
     .action(async (env: string, flags: EvalFlags, self: Command) => {
       // The settings given on the command line (a default is not one: it must not override a config's value).
@@ -103,6 +117,8 @@ Examples:
       await runEvalCommand(env, flags, given, { io, setExit });
     });
   registerEvalPush(command, io);
+  registerEvalRescore(command, io);
+  registerEvalValidate(command, io, setExit);
   // After the push command's example, which joins the examples above.
   command.addHelpText("after", `\nProviders (-p):\n${providersHelp()}`);
 }

@@ -35,6 +35,7 @@ import { expandAblation } from "./ablation.ts";
 import { readEnvTables } from "./env-tables.ts";
 import {
   applySettings,
+  CACHE_MODES,
   EVAL_SETTINGS,
   type EvalSetting,
   emptyDraft,
@@ -43,6 +44,7 @@ import {
   type SpecDraft,
 } from "./eval-settings.ts";
 import type { EvalSpec } from "./eval-spec.ts";
+import { GatesConfig } from "./gates.ts";
 import { DATASET_NAME_RULE, isDatasetName } from "./hf-hub-upload.ts";
 
 /** "Name: value" strings of verifiers' `header` and `header_from_state` lists. */
@@ -77,6 +79,8 @@ const KIND_SCHEMAS: Record<SettingKind, z.ZodType> = {
     .string()
     .refine(isDatasetName, `must be a Hugging Face dataset name: ${DATASET_NAME_RULE}`),
   runtime: z.enum(RUNTIME_TYPES),
+  "cache-mode": z.enum(CACHE_MODES),
+  gates: GatesConfig,
 };
 
 /** Every config key of the settings, with its schema; `block`: an [[eval]] block's (blockOnly keys too). */

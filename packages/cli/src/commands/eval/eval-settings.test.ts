@@ -33,6 +33,8 @@ const SAMPLES: Record<SettingKind, { flag: string | true; config: unknown }> = {
   "client-type": { flag: "openai_responses", config: "openai_responses" },
   "dataset-name": { flag: "me/evals", config: "me/evals" },
   runtime: { flag: "subprocess", config: "subprocess" },
+  "cache-mode": { flag: "replay", config: "replay" },
+  gates: { flag: "pass@4=0.5", config: ["pass@4=0.5"] },
 };
 
 let dir: string;

@@ -24,6 +24,7 @@ import {
   textFlag,
 } from "../../flag-values.ts";
 import type { EvalSpec } from "./eval-spec.ts";
+import { gateFlag } from "./gate-flag.ts";
 import { datasetNameFlag } from "./hf-hub-upload.ts";
 import { providerFlag } from "./providers.ts";
 
@@ -48,7 +49,13 @@ export type SettingKind =
   | "provider"
   | "client-type"
   | "dataset-name"
-  | "runtime";
+  | "runtime"
+  | "cache-mode"
+  | "gates";
+
+/** How `--cache` is used (core's `CacheMode`, listed here so the declaration loads no client code). */
+export const CACHE_MODES = ["record", "replay", "refresh"] as const;
+export type CacheModeName = (typeof CACHE_MODES)[number];
 
 /** Where agents run (`--runtime`): @vf-rl/agents' local sandbox, a container, or plain subprocesses. */
 export const RUNTIME_TYPES = ["local", "container", "subprocess"] as const;
@@ -122,6 +129,10 @@ export function flagParser(
       return datasetNameFlag;
     case "runtime":
       return runtimeFlag;
+    case "cache-mode":
+      return cacheModeFlag;
+    case "gates":
+      return gateFlag;
   }
 }
 
@@ -129,6 +140,12 @@ function runtimeFlag(value: string): RuntimeType {
   const found = RUNTIME_TYPES.find((type) => type === value);
   if (found) return found;
   throw new UsageError(`--runtime "${value}" is not a runtime: use one of ${RUNTIME_TYPES.join(", ")}`);
+}
+
+function cacheModeFlag(value: string): CacheModeName {
+  const found = CACHE_MODES.find((mode) => mode === value);
+  if (found) return found;
+  throw new UsageError(`--cache-mode "${value}" is not a mode: use one of ${CACHE_MODES.join(", ")}`);
 }
 
 /** The settings of one evaluation, in the order `vf eval --help` lists them. */
@@ -310,6 +327,27 @@ export const EVAL_SETTINGS: readonly EvalSetting[] = [
     kind: "non-negative-int",
     config: ["max_retries"],
     into: "maxRetries",
+  },
+  {
+    flags: "--cache <dir>",
+    help: "answer model calls from this folder of recorded calls, recording new ones (shared across runs; see --cache-mode)",
+    kind: "text",
+    config: ["cache"],
+    into: "cache",
+  },
+  {
+    flags: "--cache-mode <mode>",
+    help: "record: use a recorded answer, else call and record (default); replay: recorded answers only, no network, a call not recorded fails the run; refresh: call and record over",
+    kind: "cache-mode",
+    config: ["cache_mode"],
+    into: "cacheMode",
+  },
+  {
+    flags: "--fail-under <gate>",
+    help: "exit 3 when the run scores below: a reward (0.8), a metric's average (exact_match=0.9) or pass@k (pass@4=0.5); repeatable",
+    kind: "gates",
+    config: ["fail_under"],
+    into: "failUnder",
   },
   {
     flags: "--shuffle",

@@ -6,7 +6,8 @@ import { ApiClientType } from "@vf-rl/core/client";
 import { PROVIDERS, type ProviderName } from "@vf-rl/core/providers";
 import { z } from "zod";
 import { UsageError } from "../../cli-errors.ts";
-import { RUNTIME_TYPES } from "./eval-settings.ts";
+import { CACHE_MODES, RUNTIME_TYPES } from "./eval-settings.ts";
+import { Gate } from "./gates.ts";
 
 export const EvalSpec = z
   .object({
@@ -57,6 +58,12 @@ export const EvalSpec = z
     /** Score groups as they finish (default); false with -N: after every rollout is generated. */
     interleaveScoring: z.boolean().default(true),
     stateColumns: z.array(z.string()).default([]),
+    /** The folder of recorded model calls (--cache); absent: every call reaches the model. */
+    cache: z.string().min(1).optional(),
+    /** How the cache is used (--cache-mode); default record. */
+    cacheMode: z.enum(CACHE_MODES).optional(),
+    /** Score gates (--fail-under): a finished run below one fails the command with exit 3. */
+    failUnder: z.array(Gate).default([]),
     /** Upload the finished run to the Hugging Face Hub as a dataset (-H, verifiers' save_to_hf_hub). */
     saveToHfHub: z.boolean().default(false),
     /** Its dataset, `name` or `owner/name` (-D); default verifiers' `<env>_<model>_n<N>_r<R>`. */

@@ -9,6 +9,7 @@
 import { type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
 import { AgentEnv } from "@vf-rl/core/agents";
 import type { Output } from "../../terminal/output.ts";
+import { cacheLine, replayFailure } from "./cached-connection.ts";
 import type { ModelPool } from "./connect-model.ts";
 import { openEnvServer } from "./env-server-runner.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
@@ -126,6 +127,12 @@ export async function runEval(spec: EvalSpec, context: EvalContext): Promise<Eva
           `interrupted: ${tag}${result.records.length} finished rollouts kept${result.runDir ? ` in ${result.runDir}; rerun the same command with -R to continue` : ""}`,
         );
       }
+    }
+    if (connected.cache) {
+      if (!settings.json) io.err(`${tag}${cacheLine(connected.cache)}`);
+      // A stopped run already fails on its miss (run-evaluations.ts), saying how to resume it.
+      const missed = result.stoppedBy || result.cancelled ? null : replayFailure(connected.cache);
+      if (missed) throw missed;
     }
     return result;
   } finally {

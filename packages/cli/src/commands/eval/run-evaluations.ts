@@ -37,6 +37,8 @@ export interface EvaluationOutcome {
   spec: EvalSpec;
   result?: EvaluateResult;
   failed?: boolean;
+  /** Why it failed, when it did. */
+  error?: unknown;
 }
 
 export async function runEvaluations(
@@ -65,6 +67,7 @@ export async function runEvaluations(
       if (failure) throw failure;
     } catch (error) {
       progress.end("failed");
+      outcomes[i]!.error = error;
       if (!several) throw error; // the command's error line says it all
       board.update(progress);
       outcomes[i]!.failed = true;
