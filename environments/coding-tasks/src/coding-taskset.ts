@@ -75,18 +75,18 @@ export class CodingTaskset implements Taskset {
     );
   }
 
+  /** The task's reference fix (its `fix/` folder), which scores 1 (`vf eval validate` checks it). */
+  async referenceFiles(task: AgentTask): Promise<Record<string, string>> {
+    return this.#loaded(task).folder.fix;
+  }
+
   /**
    * Runs the task's hidden tests in `runtime` (or reads its answer file). Metrics: `checks_passed`
    * (the fraction of hidden tests passed; 1 or 0 for an answer), `checks_timed_out` and
    * `checks_crashed` (1 when the tests ran past their time, or ended without a report).
    */
   async score({ task, runtime }: AgentScoreContext): Promise<AgentScore> {
-    const loaded = this.#byId.get(task.id);
-    if (!loaded) {
-      throw new UserError(
-        `task "${task.id}" is not a task of this coding-tasks taskset (${[...this.#byId.keys()].join(", ")}): score the tasks its tasks() gave`,
-      );
-    }
+    const loaded = this.#loaded(task);
     const { check } = loaded.entry;
     let outcome = { tests: 1, passed: 0, timedOut: false, crashed: false };
     if (check.type === "hidden-tests") {
@@ -108,6 +108,17 @@ export class CodingTaskset implements Taskset {
         checks_crashed: outcome.crashed ? 1 : 0,
       },
     };
+  }
+
+  /** The task as loaded, by its id; a task of another taskset is a UserError. */
+  #loaded(task: AgentTask): LoadedTask {
+    const loaded = this.#byId.get(task.id);
+    if (!loaded) {
+      throw new UserError(
+        `task "${task.id}" is not a task of this coding-tasks taskset (${[...this.#byId.keys()].join(", ")}): score the tasks its tasks() gave`,
+      );
+    }
+    return loaded;
   }
 }
 

@@ -5,6 +5,13 @@
  * classes, so a command line can import it at start-up and the Hub without the model SDKs. The root
  * export (`@vf-rl/core`) re-exports this list whole.
  */
+
+export {
+  NotRescorableError,
+  OfflineModelCallError,
+  UnsavedStateError,
+} from "./checks/check-errors.ts";
+export { ReferenceExhaustedError } from "./checks/reference-client.ts";
 export {
   ApiKeyRejectedError,
   FatalModelError,
@@ -22,9 +29,9 @@ export {
   EndpointRegistryUnreadableError,
   EndpointUnreachableError,
   EnvArgsError,
-  EnvResponseError,
   EnvironmentNotFoundError,
   EnvironmentNotInstalledError,
+  EnvResponseError,
   EnvSettingsError,
   GroupScoringRequiredError,
   HarnessError,

@@ -26,4 +26,9 @@ export interface Taskset {
   readonly id: string;
   tasks(options: { split: "train" | "eval"; numExamples?: number }): Promise<AgentTask[]>;
   score(context: AgentScoreContext): Promise<AgentScore>;
+  /**
+   * A known-good solution of `task`: the files a solving agent would leave, written over the task's
+   * own. Optional; where given, `vf eval validate` checks that it scores 1, with no model.
+   */
+  referenceFiles?(task: AgentTask): Promise<Record<string, string>>;
 }

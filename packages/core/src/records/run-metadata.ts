@@ -63,6 +63,11 @@ export const RunMetadata = z.object({
    * "container" or "subprocess". Part of what a resumed run must match.
    */
   runtime: z.string().optional(),
+  /**
+   * vf: set on a run made by `vf eval rescore`: the saved run it scored again with the environment's
+   * rubric as it is now (its folder and id), offline; the rows are that run's, rewards and metrics new.
+   */
+  rescore_of: z.object({ dir: z.string(), run_id: z.string().optional() }).optional(),
   /** vf: rollouts that ended with an error, by error class name. */
   error_counts: z.record(z.string(), z.number()).default({}),
   /** vf: reward/metric functions that raised, by function name. */
