@@ -1,5 +1,6 @@
 /**
- * What `vf view` does: the run list as JSON or lines, or the interactive browser on a terminal.
+ * What `vf view` does: the run list as JSON or lines, the interactive browser on a terminal, or
+ * (--web) the web pages.
  * Exit status: 1 when no run could be read (an empty folder included); with --json, also when any
  * run is unreadable (each listed with its "error"), so a script notices.
  */
@@ -14,8 +15,17 @@ import { initialState, press, type ViewerState } from "./viewer-model.ts";
 /** Nothing under the folder could be read as a run. */
 export class NoReadableRunsError extends UserError {}
 
-export async function runView(dir: string, flags: { json?: boolean }, io: Output): Promise<void> {
+export async function runView(
+  dir: string,
+  flags: { json?: boolean; web?: boolean; port?: number },
+  io: Output,
+): Promise<void> {
   const runs = await listRuns(dir);
+  if (flags.web) {
+    failIfNothingRead(dir, runs);
+    const { serveWeb } = await import("./web/serve-web.ts");
+    return serveWeb(dir, flags.port === undefined ? {} : { port: flags.port }, io);
+  }
   const unreadable = runs.filter((run) => run.type === "unreadable").length;
   if (flags.json) {
     io.out(JSON.stringify(await runsAsJson(runs), null, 2));
