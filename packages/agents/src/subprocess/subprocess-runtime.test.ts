@@ -1,6 +1,7 @@
 // The subprocess runtime keeps the Runtime contract (it confines nothing, so nothing else is tested
-// of it), tells a program the folder it runs in (PWD), and warns once per factory that it isolates
-// nothing.
+// of it), tells a program the folder it runs in (PWD), ends what a stopped program started in
+// sessions of its own, and warns once per factory that it isolates nothing.
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,6 +28,25 @@ describe("the subprocess runtime", () => {
     }
   });
 
+  it("ends what a program started in sessions of its own when the program is stopped", async () => {
+    const runtime = await subprocessRuntime({ quiet: true }).create(taskWith(), {
+      interceptionUrl: "http://127.0.0.1:9/v1",
+    });
+    // As the bash agent runs each command: in a session (and process group) of its own.
+    const marker = `${process.pid}.${Date.now() % 1000}`;
+    const script = `setsid sleep 61${marker} & setsid sh -c 'sleep 62${marker}' & echo started; sleep 60`;
+    try {
+      const abort = new AbortController();
+      const running = runtime.exec(["sh", "-c", script], { signal: abort.signal });
+      while (processesWith(marker).length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      abort.abort();
+      expect((await running).exitCode).toBeNull();
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
   it("warns once per factory that agents run unconfined", async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.message);
@@ -46,3 +66,18 @@ describe("the subprocess runtime", () => {
     ]);
   });
 });
+
+/** Commands of the processes whose command line holds `marker` (read from /proc). */
+function processesWith(marker: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      if (command.includes(marker) && !command.includes("setsid sleep")) found.push(command);
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return found;
+}

@@ -3,7 +3,10 @@
  * there as plain child processes of vf, with vf's user, vf's network and vf's PATH (its other
  * variables too, but for HOME, TMPDIR and PWD, which name the runtime's folders). Nothing is
  * isolated (a warning says so once per factory): an agent can read and write the whole machine and
- * reach any host, and a process that leaves its process group outlives `close()` and vf. It gives
+ * reach any host, and what outlives the program that started it (a daemon, a command left running
+ * in the background when the agent ended) outlives `close()`; a program ended by a cancel, a limit or
+ * `close()` takes everything it started with it (kill-tree.ts). If vf itself is killed, its
+ * programs go on (the local sandbox runtime is the one that ends them then). It gives
  * the agent a home of its own in the folder, so it does not read or change the user's settings.
  *
  * @example
@@ -20,6 +23,7 @@ import { z } from "zod";
 import { collectExec } from "../exec/collect-exec.ts";
 import { insidePath, readWorkFile, writeWorkFile, writeWorkFiles } from "../exec/work-folder.ts";
 import { createHostFolder, removeHostFolder, removeStaleFolders } from "../sandbox/host-folder.ts";
+import { killTree } from "./kill-tree.ts";
 
 /** Options of `subprocessRuntime`. */
 export const SubprocessRuntimeOptions = z
@@ -105,12 +109,9 @@ class SubprocessRuntime implements Runtime {
       // Its own process group, so that a kill reaches what it started.
       detached: true,
     });
+    // The program, its group, and what it started in groups of its own (see kill-tree.ts).
     const kill = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
+      if (child.pid !== undefined) killTree(child.pid);
     };
     const done = collectExec(child, {
       stdout: child.stdout as Readable,
