@@ -77,6 +77,41 @@ describe("an agent rollout", () => {
     expect(trace.stop).toBe("agent_completed");
   });
 
+  it("lets the taskset withhold a tool result before the model sees it, and keeps the edit in the trace", async () => {
+    const hidden = { ...task, files: { ...task.files, "tests/hidden.txt": "the answer is hello" } };
+    const seen: string[] = [];
+    const peeks: ReplyFn = (request) => {
+      const tool = request.messages.find((message) => message.role === "tool");
+      if (tool) {
+        seen.push(String(tool.content));
+        return "Done.";
+      }
+      return {
+        type: "message",
+        toolCalls: [{ name: "bash", arguments: { command: "cat tests/hidden.txt" } }],
+      };
+    };
+    const guarded: Taskset = {
+      ...helloTaskset,
+      onToolResult: ({ result, task: own }) =>
+        String(result.content).includes("the answer")
+          ? { type: "deny", reason: `task ${own.id}: the hidden tests are not the agent's to read` }
+          : { type: "keep" },
+    };
+    const { trace } = await run({ reply: peeks, task: hidden, taskset: guarded });
+    expect(seen).toEqual([
+      "[vf] this tool result was withheld: task hello: the hidden tests are not the agent's to read",
+    ]);
+    expect(trace.toolResults).toMatchObject([
+      {
+        type: "deny",
+        toolName: "bash",
+        callIndex: 1,
+        original: expect.stringContaining("the answer is hello"),
+      },
+    ]);
+  });
+
   it("records a harness that throws, and still scores the runtime it left", async () => {
     const crashing: Harness = {
       id: "crashing",

@@ -21,6 +21,7 @@ import type { Harness, HarnessResult } from "./harness.ts";
 import type { InterceptionServer } from "./interception-server.ts";
 import type { Runtime, RuntimeFactory } from "./runtime.ts";
 import type { AgentScore, Taskset } from "./taskset.ts";
+import type { ToolResultContext } from "./tool-result-hook.ts";
 
 /** How long a harness may take to return once its time is up or it is cancelled, in ms. */
 const STOP_GRACE_MS = 10_000;
@@ -94,6 +95,9 @@ export async function runAgentRollout(options: AgentRolloutOptions): Promise<Age
     client: options.client,
     model: options.model,
     ...(options.sampling ? { sampling: options.sampling } : {}),
+    ...(taskset.onToolResult
+      ? { onToolResult: (context: ToolResultContext) => taskset.onToolResult!({ ...context, task }) }
+      : {}),
     limits: { ...task.limits, timeSeconds },
   });
   let runtime: Runtime | undefined;

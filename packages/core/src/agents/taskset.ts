@@ -6,6 +6,7 @@
 import type { AgentTask } from "./agent-task.ts";
 import type { AgentTrace } from "./agent-trace.ts";
 import type { Runtime } from "./runtime.ts";
+import type { ToolResultContext, ToolResultDecision } from "./tool-result-hook.ts";
 
 /** What scoring reads. */
 export interface AgentScoreContext {
@@ -31,4 +32,12 @@ export interface Taskset {
    * own. Optional; where given, `vf eval validate` checks that it scores 1, with no model.
    */
   referenceFiles?(task: AgentTask): Promise<Record<string, string>>;
+  /**
+   * Sees each tool result of `task`'s agent before the model does, and may rewrite or withhold it,
+   * to block a reward hack (the hidden tests read, the grader probed). Optional; see
+   * tool-result-hook.ts. Every rewrite and denial is kept in the trace.
+   */
+  onToolResult?(
+    context: ToolResultContext & { task: AgentTask },
+  ): ToolResultDecision | Promise<ToolResultDecision>;
 }
