@@ -28,7 +28,7 @@ export class CacheMissError extends FatalModelError {
   constructor(readonly details: CacheMissDetails) {
     const nth = details.occurrence > 0 ? `, identical call #${details.occurrence + 1} of the run` : "";
     super(
-      `--cache-mode replay: no recorded answer in ${details.dir} for ${details.model} over ${details.type}, request ${details.digest.slice(0, SHORT_DIGEST)}${nth} ("${details.lastWords}"): record it with --cache-mode record (which calls the model), or undo the change to the environment, model or sampling that altered the request`,
+      `--cache-mode replay: no recorded answer in ${details.dir} for ${details.model} over ${details.type}, request ${details.digest.slice(0, SHORT_DIGEST)}${nth} ("${details.lastWords}"): record it with --cache-mode record (which calls the model), or undo what changed the request`,
       0,
       "",
     );

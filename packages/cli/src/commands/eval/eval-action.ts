@@ -167,7 +167,7 @@ export async function runEvalCommand(
 function checkCacheSettings(spec: EvalSpec, settings: RunSettings): void {
   if (spec.cacheMode !== undefined && spec.cache === undefined) {
     throw new UsageError(
-      `--cache-mode ${spec.cacheMode} (cache_mode) says how to use a cache: add --cache DIR (cache), the folder of recorded calls`,
+      `--cache-mode ${spec.cacheMode} (cache_mode) needs the folder of recorded calls: add --cache DIR (cache in a config)`,
     );
   }
   if (spec.cache !== undefined && settings.envServer) {
