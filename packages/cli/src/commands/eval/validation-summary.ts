@@ -29,7 +29,9 @@ export function formatValidation(envId: string, report: ValidationReport, limitN
     return lines.join("\n");
   }
   for (const group of groups) {
-    lines.push(`✗ ${HEADINGS[group.kind]}: ${group.count} row${group.count === 1 ? "" : "s"}`);
+    // The environment as a whole fails to load: no row to count.
+    const rows = group.kind === "load" ? "" : `: ${group.count} row${group.count === 1 ? "" : "s"}`;
+    lines.push(`✗ ${HEADINGS[group.kind]}${rows}`);
     for (const { id, message } of group.examples) {
       lines.push(`  ${id === "" ? envId : `row ${id}`}: ${message}`);
     }
