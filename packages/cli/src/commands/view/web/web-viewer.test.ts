@@ -104,9 +104,16 @@ const shownExamples = () =>
     .locator("#rollouts tbody tr")
     .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-example"))));
 
-async function shot(name: string, readme = false): Promise<void> {
+/**
+ * A screenshot of the page; the README's at a smaller size, so the files stay small, scrolled to
+ * show the bottom of `focus` where one is named.
+ */
+async function shot(name: string, readme = false, focus?: string): Promise<void> {
   const file = join(SHOTS, `${name}.png`);
+  if (readme) await page.setViewportSize({ width: 1024, height: 720 });
+  if (focus) await page.locator(focus).evaluate((element) => element.scrollIntoView({ block: "end" }));
   await page.screenshot({ path: file });
+  if (readme) await page.setViewportSize({ width: 1280, height: 860 });
   if (readme && process.env.VF_UPDATE_SCREENSHOTS === "1")
     copyFileSync(file, join(REPO, "docs", "images", `${name}.png`));
 }
@@ -212,7 +219,8 @@ describe("vf view --web", () => {
     );
     const text = (await cells.allTextContents()).join("").replaceAll("↵\n", "\n").replaceAll("·", " ");
     expect(text).toContain(contentText(record.completion[0]!.content));
-    await shot("view-web-rollout", true);
+    // The README's picture: the conversation's end and the heat map under it.
+    await shot("view-web-rollout", true, ".logprobs");
   });
 
   it("diffs two runs picked in the list, example by example, with the right signs", async () => {
