@@ -189,11 +189,21 @@ async function reportGates(outcomes: readonly EvaluationOutcome[], flags: EvalFl
       name,
       metadata: result && !failed ? result.metadata : (result?.metadata ?? null),
       records: result?.records ?? [],
-      gates: result && !failed && !result.cancelled ? checkGates(spec.failUnder, result.metadata) : [],
+      gates:
+        result && !failed && !result.cancelled
+          ? checkGates(spec.failUnder, result.metadata)
+          : // Listed unmeasured, so a CI report shows every gate it was asked for.
+            spec.failUnder.map((gate) => ({
+              gate,
+              value: null,
+              passed: false,
+              line: "not measured: the run failed",
+            })),
       ...(failed ? { error: reason ?? "the evaluation failed" } : {}),
     };
   });
   for (const run of runs) {
+    if (run.error !== undefined) continue; // its error line says why
     for (const gate of run.gates) {
       const mark = gate.passed ? io.colour.err.green("pass") : io.colour.err.red("FAIL");
       io.err(`gate ${mark}: ${outcomes.length > 1 ? `${run.name}: ` : ""}${gate.line}`);
