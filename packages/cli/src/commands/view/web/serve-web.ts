@@ -28,7 +28,17 @@ export interface WebViewer {
 /** Starts the viewer of `dir`'s runs. */
 export async function startWebViewer(dir: string, options: ServeWebOptions = {}): Promise<WebViewer> {
   const store = new RunStore(dir);
-  const server = createServer((request, response) => void handleRequest(store, request, response));
+  let hosts: string[] = [];
+  const server = createServer((request, response) => {
+    // Only pages asked for by this machine's own name: a web page elsewhere that rebinds its domain
+    // to 127.0.0.1 (DNS rebinding) sends its own Host, and must not read the runs.
+    if (!hosts.includes(request.headers.host ?? "")) {
+      response.writeHead(421, { "content-type": "text/plain; charset=utf-8" });
+      response.end(`vf view serves ${hosts[0]} only\n`);
+      return;
+    }
+    void handleRequest(store, request, response);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
       reject(
@@ -42,6 +52,7 @@ export async function startWebViewer(dir: string, options: ServeWebOptions = {})
     server.listen(options.port ?? 0, HOST, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  hosts = [`${HOST}:${port}`, `localhost:${port}`];
   return {
     url: `http://${HOST}:${port}/`,
     close: () =>

@@ -81,7 +81,8 @@ export async function handleRequest(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const url = new URL(request.url ?? "/", "http://localhost");
+  // Prefixed, not resolved against a base: "//x" would otherwise read as a host named x.
+  const url = new URL(`http://localhost${request.url ?? "/"}`);
   const page = PAGES[url.pathname];
   if (request.method !== "GET" || !page)
     return send(response, 404, errorPage(store, "Not found", `no page ${url.pathname}`));

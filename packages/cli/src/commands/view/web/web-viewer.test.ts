@@ -4,6 +4,7 @@
 // branches, a run ended by its turn limit). The viewer is the real binary, stopped with Ctrl-C.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -268,6 +269,18 @@ describe("vf view --web", () => {
     const response = await page.goto(`${viewer.url}run?run=${encodeURIComponent("../../etc")}`);
     expect(response?.status()).toBe(404);
     expect(await page.textContent("h1")).toBe("Cannot show this");
+  });
+
+  it("refuses a request that names another host (a page elsewhere rebinding its domain to 127.0.0.1)", async () => {
+    // fetch() sends the URL's host whatever one asks; node:http sends the one given.
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      get(viewer.url, { headers: { host: "attacker.example" } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      }).on("error", reject),
+    );
+    expect(status).toBe(421);
+    expect((await fetch(viewer.url.replace("127.0.0.1", "localhost"))).status).toBe(200);
   });
 
   it("stops on Ctrl-C", async () => {
