@@ -94,6 +94,26 @@ describe("the response cache", () => {
     expect(otherApi).toBeInstanceOf(CacheMissError);
   });
 
+  it("gives a failed call's place to the next identical call, so the recording has no gaps", async () => {
+    const cacheDir = join(dir, "gaps");
+    let calls = 0;
+    const flaky: ReplyFn = () =>
+      ++calls === 1 ? { type: "error", status: 400, message: "try again" } : `answer ${calls}`;
+    const cache = new ResponseCache({ dir: cacheDir, mode: "record" });
+    const server = await startScriptedServer({ reply: flaky });
+    const inner = createModelClient({
+      type: "openai_chat_completions",
+      baseUrl: server.url,
+      apiKey: "EMPTY",
+    });
+    const client = new CachedModelClient({ cache, type: "openai_chat_completions", inner });
+    await expect(client.chat(question)).rejects.toThrow(/try again/);
+    expect((await client.chat(question)).message.content).toBe("answer 2");
+    await client.close();
+    await server.close();
+    expect(await readdir(cacheDir)).toEqual([expect.stringMatching(/^[0-9a-f]{64}-0\.json$/)]);
+  });
+
   it("refresh calls the model and overwrites what was recorded", async () => {
     const cacheDir = join(dir, "refresh");
     await run("openai_chat_completions", cacheDir, "record", [question], counting("old"));

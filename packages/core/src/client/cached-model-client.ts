@@ -42,7 +42,13 @@ export class CachedModelClient implements ModelClient {
       if (recorded) return recorded;
     }
     if (this.cache.mode === "replay" || this.inner === null) throw this.cache.miss(slot);
-    const response = await this.inner.chat(request, options);
+    let response: ModelResponse;
+    try {
+      response = await this.inner.chat(request, options);
+    } catch (error) {
+      this.cache.release(slot);
+      throw error;
+    }
     await this.cache.write(slot, response);
     return response;
   }

@@ -86,6 +86,8 @@ export class ResponseCache {
   readonly mode: CacheMode;
   readonly stats: CacheStats = { hits: 0, stored: 0, misses: [] };
   private readonly seen = new Map<string, number>();
+  /** Occurrences whose call failed before an answer was stored, taken again first. */
+  private readonly free = new Map<string, number[]>();
 
   constructor(options: ResponseCacheOptions) {
     this.dir = options.dir;
@@ -95,9 +97,22 @@ export class ResponseCache {
   /** The slot of one more call with `key`: identical calls of a run get occurrences 0, 1, 2, ... */
   slot(key: CacheKey): CacheSlot {
     const digest = cacheDigest(key);
+    const reused = this.free.get(digest)?.shift();
+    if (reused !== undefined) return { key, digest, occurrence: reused };
     const occurrence = this.seen.get(digest) ?? 0;
     this.seen.set(digest, occurrence + 1);
     return { key, digest, occurrence };
+  }
+
+  /**
+   * Gives back the slot of a call that failed (a 5xx after retries, a timeout): the next identical
+   * call takes it, so a recording has no gaps where a rollout was retried, and replays in order.
+   */
+  release(slot: CacheSlot): void {
+    const free = this.free.get(slot.digest) ?? [];
+    free.push(slot.occurrence);
+    free.sort((a, b) => a - b);
+    this.free.set(slot.digest, free);
   }
 
   /** The recorded answer of `slot`, or null when there is none. A damaged file is the user's to fix. */
