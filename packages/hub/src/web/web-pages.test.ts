@@ -131,6 +131,9 @@ describe("web pages", () => {
     const opened = page.locator("details[open]").first();
     expect(await opened.textContent()).toContain("calculator");
     expect(await opened.textContent()).toContain("The answer is 0.");
+    // The rollout as vf view --web shows it (the shared renderer): the result named after its call, metrics.
+    expect(await opened.locator(".msg.tool .role").first().textContent()).toContain("calculator");
+    expect(await opened.locator("table.metrics th").allTextContents()).toEqual(["correct"]);
     await shot("report-page");
   });
 
