@@ -12,6 +12,7 @@ export {
   UnsavedStateError,
 } from "./checks/check-errors.ts";
 export { ReferenceExhaustedError } from "./checks/reference-client.ts";
+export { WorkdirNotSavedError } from "./checks/rescore-taskset.ts";
 export {
   ApiKeyRejectedError,
   FatalModelError,

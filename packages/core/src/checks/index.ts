@@ -4,7 +4,11 @@
  * taskset (`vf eval validate`): it loads, its prompt renders and fits, its reference scores the maximum.
  */
 export type { ValueChange } from "./rescore-diff.ts";
-export { type RescoreResult, rescoreRun } from "./rescore-run.ts";
+export {
+  type RescoreOptions,
+  type RescoreResult,
+  rescoreRun,
+} from "./rescore-run.ts";
 export { type ValidateOptions, validateEnvironment } from "./validate-environment.ts";
 export { validateTaskset } from "./validate-taskset.ts";
 export { groupFailures, type ValidationReport } from "./validation-report.ts";

@@ -2,15 +2,17 @@
  * `vf eval rescore RUN_DIR`'s work: a saved run scored again with the environment's current rubric,
  * offline, and saved as a new run folder beside it (metadata.json's `rescore_of` names the source),
  * with what changed (rescore-diff.ts). The rows are the saved ones; only rewards, metrics and
- * scoring errors are new. An agent run of a taskset is refused (`NotRescorableError`): its score
- * was read from the agent's working folder, which a saved run does not keep.
+ * scoring errors are new. A taskset's agent run is scored from its saved traces when the taskset
+ * scores from the trace alone; one that reads the agent's working folder, which a saved run does
+ * not keep, is refused with `WorkdirNotSavedError` (rescore-taskset.ts).
  *
  * @example
  * const { env } = await loadEnvironmentById(run.metadata.env_id, { args: run.metadata.env_args });
- * const result = await rescoreRun(run, env);
+ * const result = await rescoreRun(run, { type: "environment", env });
  * console.log(result.diff.reward.before, "->", result.diff.reward.after, result.runDir);
  */
 import { dirname, join } from "node:path";
+import type { Taskset } from "../agents/taskset.ts";
 import type { Environment } from "../envs/environment.ts";
 import { summarizeRun } from "../metrics/summarize-run.ts";
 import type { RolloutRecord } from "../records/rollout-record.ts";
@@ -21,6 +23,12 @@ import { RunWriter } from "../results/run-writer.ts";
 import { disconnectJudges } from "./offline-judges.ts";
 import { type RescoreDiff, rescoreDiff } from "./rescore-diff.ts";
 import { rescoreRecords } from "./rescore-records.ts";
+import { rescoreTasksetRecords } from "./rescore-taskset.ts";
+
+/** What scores the rows again: the run's environment, or the taskset of an agent run. */
+export type RescoreSource<Data> =
+  | { type: "environment"; env: Environment<Data> }
+  | { type: "taskset"; taskset: Taskset };
 
 /** Options of `rescoreRun`. */
 export interface RescoreOptions {
@@ -41,12 +49,17 @@ export interface RescoreResult {
 /** Scores `run` again with `env`'s rubric and saves it as a new run; see the file comment. */
 export async function rescoreRun<Data>(
   run: LoadedRun,
-  env: Environment<Data>,
+  source: RescoreSource<Data>,
   options: RescoreOptions = {},
 ): Promise<RescoreResult> {
   const started = Date.now();
-  disconnectJudges(env.rubric);
-  const records = await rescoreRecords(env, run.records, run.metadata.model);
+  let records: RolloutRecord[];
+  if (source.type === "environment") {
+    disconnectJudges(source.env.rubric);
+    records = await rescoreRecords(source.env, run.records, run.metadata.model);
+  } else {
+    records = await rescoreTasksetRecords(source.taskset, run.records);
+  }
   const runId = newRunId();
   const runDir = options.dir ?? join(dirname(run.dir), runId);
   const { aggregates } = summarizeRun(records, {

@@ -36,8 +36,8 @@ export function registerEvalRescore(evalCommand: Command, io: Output): void {
       "after",
       `
 The rows are the saved ones: a reward that needs the model (a judge) or state the run did not save
-(-C) is reported as that function's scoring error. Agent runs of a taskset scored the agent's working
-folder, which is not saved, and cannot be re-scored.
+(-C) is reported as that function's scoring error. A taskset's agent run is scored from its saved
+traces; one whose taskset reads the agent's working folder (not saved) cannot be re-scored.
 
 Examples:
   vf eval rescore outputs/evals/gsm8k--gpt-4.1-mini/1a2b3c4d

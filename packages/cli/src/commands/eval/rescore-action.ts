@@ -2,9 +2,8 @@
  * What `vf eval rescore` does: reads the run, loads its environment (or `--env`) with the run's
  * arguments, scores the rows again with core's `rescoreRun`, and prints what changed.
  */
-import { type RescoreResult, rescoreRun } from "@vf-rl/core/checks";
-import { NotRescorableError } from "@vf-rl/core/errors";
-import { findEnvironment, loadEnvironmentById } from "@vf-rl/core/loading";
+import { type RescoreOptions, type RescoreResult, rescoreRun } from "@vf-rl/core/checks";
+import { findEnvironment, loadEnvironmentById, loadTaskset } from "@vf-rl/core/loading";
 import { formatWarning, readRun } from "@vf-rl/core/results";
 import type { Output } from "../../terminal/output.ts";
 import type { RescoreFlags } from "./eval-rescore.ts";
@@ -17,21 +16,27 @@ export async function rescoreCommand(runDir: string, flags: RescoreFlags, io: Ou
   const envId = flags.env ?? run.metadata.env_id;
   const envDir = flags.envDirPath ? { envDir: flags.envDirPath } : {};
   const found = findEnvironment(envId, envDir);
-  if (found.packageJson.vf.kind === "taskset") {
-    throw new NotRescorableError(
-      `${runDir} is an agent run of the taskset ${envId}, whose score was read from the agent's working folder, which a saved run does not keep: run the evaluation again to score it again`,
-    );
-  }
-  const { env } = await loadEnvironmentById(envId, { args: run.metadata.env_args, ...envDir });
   let result: RescoreResult;
-  try {
-    result = await rescoreRun(run, env, { top: flags.top, ...(flags.output ? { dir: flags.output } : {}) });
-  } finally {
-    await env.teardown();
+  if (found.packageJson.vf.kind === "taskset") {
+    // An agent run: the taskset scores the saved traces, or says in one line that it needs the agent's folder.
+    const { taskset } = await loadTaskset(found, run.metadata.env_args);
+    result = await rescoreRun(run, { type: "taskset", taskset }, rescoreOptions(flags));
+  } else {
+    const { env } = await loadEnvironmentById(envId, { args: run.metadata.env_args, ...envDir });
+    try {
+      result = await rescoreRun(run, { type: "environment", env }, rescoreOptions(flags));
+    } finally {
+      await env.teardown();
+    }
   }
   if (flags.json) {
     io.out(JSON.stringify({ run_dir: result.runDir, metadata: result.metadata, diff: result.diff }));
   } else {
     io.out(formatRescore(result));
   }
+}
+
+/** Core's options from the flags. */
+function rescoreOptions(flags: RescoreFlags): RescoreOptions {
+  return { top: flags.top, ...(flags.output ? { dir: flags.output } : {}) };
 }
