@@ -123,9 +123,26 @@ describe("vf eval --cache", () => {
 
   it("records an agent's calls through the interception server and replays them", async () => {
     const args = ["coding-tasks", "--harness", "bash", "--runtime", "subprocess", "-n", "2", "-r", "1"];
-    const { replayed } = await recordThenReplay(coder, "agent", args);
+    const { replayed, cache } = await recordThenReplay(coder, "agent", args);
     // js-slugify is fixed by the replayed bash call; py-median is not.
     expect(replayed.summary.avg_reward).toBe(0.5);
+    // A second rollout of each task asks what only one was recorded answering.
+    const more = await evalJson([
+      ...args.slice(0, -1),
+      "2",
+      "-m",
+      "scripted",
+      "-b",
+      DEAD_URL,
+      "--cache",
+      cache,
+      "--cache-mode",
+      "replay",
+    ]);
+    expect(more.code).toBe(1);
+    expect(more.stderr).toMatch(
+      /^error: --cache-mode replay: no recorded answer in .* for scripted over openai_chat_completions, request [0-9a-f]{12}, identical call #2 of the run \(".+"\)/m,
+    );
   });
 
   it("fails a replay that meets a request never recorded with one line naming it", async () => {
