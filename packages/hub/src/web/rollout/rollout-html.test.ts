@@ -12,6 +12,15 @@ const toolTurn = {
   ],
 };
 
+const calculator = {
+  type: "function",
+  function: {
+    name: "calculator",
+    description: "Evaluates <expr>",
+    parameters: { type: "object", properties: { expression: { type: "string" } } },
+  },
+};
+
 function record(more: Record<string, unknown> = {}): RolloutRecord {
   return RolloutRecord.parse({
     example_id: 4,
@@ -38,6 +47,9 @@ describe("rolloutHtml", () => {
     expect(page).toMatch(/tool result · <code>calculator<\/code>/);
     expect(page).toContain("&#34;expression&#34;: &#34;6*7&#34;");
     expect(page).toContain("<tr><th>correct</th><td>1</td></tr>");
+    expect(rolloutHtml(record({ tool_defs: [calculator] })).value).toMatch(
+      /1 tool offered<\/summary>\n<div class="tool"><code>calculator<\/code> <span class="small">Evaluates &#60;expr&#62;<\/span>/,
+    );
   });
 
   it("lists the rollout's error and the reward functions that raised", () => {

@@ -9,6 +9,7 @@ import { type RolloutRecord, readTrace } from "@vf-rl/core/results";
 import { html, type SafeHtml } from "../html.ts";
 import { hasLogprobs, logprobHeatmap, type TokenText } from "./logprob-heatmap.ts";
 import { conversationHtml } from "./message-html.ts";
+import { toolsHtml } from "./tools-html.ts";
 import { traceHtml } from "./trace-html.ts";
 
 /** How a rollout is shown. */
@@ -22,7 +23,7 @@ export function rolloutHtml(record: RolloutRecord, options: RolloutHtmlOptions =
   const conversation =
     read.type === "trace"
       ? traceHtml(read.trace)
-      : html`<section class="conversation"><h3>Prompt</h3>${conversationHtml(record.prompt)}
+      : html`<section class="conversation">${toolsHtml(record.tool_defs ?? [])}<h3>Prompt</h3>${conversationHtml(record.prompt)}
 <h3>Completion</h3>${conversationHtml(record.completion, { before: record.prompt })}</section>`;
   return html`<div class="rollout">${scoresHtml(record)}${errorsHtml(record, read)}
 ${record.answer ? html`<p class="answer"><strong>Answer:</strong> <code>${record.answer}</code></p>` : ""}

@@ -8,6 +8,7 @@ import type { Message } from "@vf-rl/core";
 import { type SavedCall, type SavedTrace, traceBranches } from "@vf-rl/core/results";
 import { html, type SafeHtml } from "../html.ts";
 import { conversationHtml } from "./message-html.ts";
+import { toolsHtml } from "./tools-html.ts";
 
 export function traceHtml(trace: SavedTrace): SafeHtml {
   const { branches, main } = traceBranches(trace);
@@ -29,6 +30,7 @@ ${head.length ? html`<details class="shared"><summary class="small muted">${plur
   return html`<section class="trace"><h3>Agent trace</h3>
 <p class="small">${plural(trace.calls.length, "model call")} · ${plural(branches.length, "branch", "branches")} · stop <code>${trace.stop}</code> · ${exit}</p>
 ${trace.output ? html`<details><summary class="small muted">the agent's output</summary><pre>${trace.output}</pre></details>` : ""}
+${toolsHtml(trace.calls[0]?.tools ?? [])}
 <table class="calls"><thead><tr><th>call</th><th>model</th><th>tokens</th><th>finish</th><th>time</th><th>branch</th><th>error</th></tr></thead><tbody>
 ${trace.calls.map((call, i) => callRow(call, i, branchOf.get(i) ?? []))}</tbody></table>
 <div class="branches">${sections}</div></section>`;

@@ -180,6 +180,11 @@ describe("vf view --web", () => {
     expect(await page.locator("table.metrics th").allTextContents()).toEqual(Object.keys(record.metrics));
     expect(await page.textContent(".reward strong")).toBe("1");
     expect(await page.locator("table.calls tbody tr").count()).toBe(record.trace!.calls.length);
+    expect(await page.textContent("details.tools > summary")).toBe("2 tools offered");
+    expect(await page.locator("details.tools .tool > code").allTextContents()).toEqual([
+      "bash",
+      "write_file",
+    ]);
     // The scripted model's token ids are not vf's tokenizer's: the heat map shows ids.
     const ids = record.trajectory.flatMap((step) => step.tokens?.completion_ids ?? []);
     expect(await page.locator(".tokens.ids .tok").count()).toBe(ids.length);
