@@ -288,6 +288,13 @@ describe("vf view --web", () => {
     expect((await fetch(viewer.url.replace("127.0.0.1", "localhost"))).status).toBe(200);
   });
 
+  it("says so when --port is taken, and exits 1", async () => {
+    const port = new URL(viewer.url).port;
+    const result = await runVf(["view", "--web", outputs, "--port", port]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`port ${port} of 127.0.0.1 is in use: pick another with --port`);
+  });
+
   it("stops on Ctrl-C", async () => {
     const { code, stderr } = await viewer.stop();
     expect(code).toBe(0);
