@@ -1,0 +1,51 @@
+// `vf train` through the bash harness, end to end with the real binary: the shipped
+// bash-arithmetic config (prime-rl's [env.taskset] and [env.agent] tables) from its warm start,
+// cut to two small steps, in the local sandbox. Each rollout is the bash agent (node) running
+// in its folder, its model calls going through the interception server to the engine's server,
+// and the steps train on the tokens the model sampled in those calls: the harness's text and the
+// tool's output are context, so the trained tokens never exceed the completion tokens.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runVf } from "@vf-rl/test-support";
+import { readMetrics, type TrainRow } from "@vf-rl/train";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const REPO = join(import.meta.dirname, "..", "..", "..", "..", "..");
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vf-train-agents-"));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("vf train through the bash harness", () => {
+  it("completes its steps on the agent's sampled tokens and writes their metrics", async () => {
+    const runDir = join(dir, "run");
+    const result = await runVf(
+      [
+        "train",
+        "configs/train/bash-arithmetic.toml",
+        "--max_steps=2",
+        "--batch_size=8",
+        "--rollouts_per_example=4",
+        "--max_concurrent=8",
+        "--checkpoints.interval=0",
+        `--output_dir=${runDir}`,
+      ],
+      { cwd: REPO, timeoutSeconds: 300 },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const { rows } = await readMetrics(join(runDir, "metrics.jsonl"));
+    const train = rows.filter((r): r is TrainRow => r.kind === "train");
+    expect(train.map((r) => r.step)).toEqual([1, 2]);
+    for (const row of train) {
+      expect(row.rollouts).toBe(8);
+      expect(row.errors).toBe(0);
+      expect(row.tokens.trained).toBeGreaterThan(0);
+      expect(row.tokens.trained).toBeLessThanOrEqual(row.tokens.completion);
+    }
+    // Rollouts that ran a command made two model calls, both trained.
+    expect(Math.max(...train.map((r) => r.turns_mean))).toBeGreaterThan(1);
+  });
+});
