@@ -12,6 +12,7 @@ import { CachedModelClient } from "./cached-model-client.ts";
 import { ClientLeases } from "./client-leases.ts";
 import { ApiClientType } from "./client-type.ts";
 import { createModelClient } from "./create-model-client.ts";
+import { STOPPED_RUN_ERROR_NAMES } from "./fatal-model-error.ts";
 import type { ChatRequest } from "./model-client.ts";
 import { CachedCall, type CacheMode, ResponseCache } from "./response-cache.ts";
 import { messages } from "./test-support.ts";
@@ -89,6 +90,8 @@ describe("the response cache", () => {
     expect(message).toMatch(
       /^--cache-mode replay: no recorded answer in .+ for scripted over openai_chat_completions, request [0-9a-f]{12}, identical call #2 of the run \("What is 2\+2\?"\): record it with --cache-mode record/,
     );
+    // A resumed run calls again what a replay missed (e.g. after recording it).
+    expect(STOPPED_RUN_ERROR_NAMES.has(CacheMissError.name)).toBe(true);
     // Another API is another request.
     const otherApi = await run("anthropic_messages", cacheDir, "replay", [question], null).catch((e) => e);
     expect(otherApi).toBeInstanceOf(CacheMissError);

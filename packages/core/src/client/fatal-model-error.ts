@@ -81,8 +81,10 @@ export class RunStoppedError extends VfError {
  * only the name remains): none says anything about the model or the environment, so a resumed run
  * runs those rollouts again.
  */
-export const STOPPED_RUN_ERROR_NAMES: ReadonlySet<string> = new Set(
-  [FatalModelError, ApiKeyRejectedError, ModelNotFoundError, QuotaExhaustedError, RunStoppedError].map(
+export const STOPPED_RUN_ERROR_NAMES: ReadonlySet<string> = new Set([
+  ...[FatalModelError, ApiKeyRejectedError, ModelNotFoundError, QuotaExhaustedError, RunStoppedError].map(
     (c) => c.name,
   ),
-);
+  // cache-miss-error.ts's class, named here as it imports this file: a replay's miss, recorded later.
+  "CacheMissError",
+]);
