@@ -1,11 +1,12 @@
 // `vf eval rescore` end to end: a run of a small environment made through the real vf binary against
 // the scripted model, its environment's rubric then edited, and the run scored again offline. The new
 // run follows the new rubric and the summary names what changed; an unchanged rubric changes nothing;
-// a reward that reads state the run did not save is that function's scoring error; an agent run of a
-// taskset is refused in one line.
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+// a reward that reads state the run did not save is that function's scoring error. A taskset's agent
+// run is scored again from its saved traces, unless its taskset reads the agent's working folder
+// (coding-tasks), which is said in one line.
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { byPrompt, lastUserText } from "@vf-rl/core/testing";
+import { byPrompt, fixedReply, lastUserText } from "@vf-rl/core/testing";
 import { evalScripted, runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempProject, writeEnvPackage } from "./temp-env-project.ts";
@@ -30,6 +31,25 @@ const SAYS_IT = `new Rubric()
 const BY_LENGTH = `new Rubric()
   .addReward(({ answer }) => Math.min(1, answer.length / 5), { name: "says_it" })
   .addMetric(({ state }) => (state.data.notes ? 1 : 0), { name: "noted" })`;
+
+/** A taskset of two tasks (answers 4 and 5) scored from the agent's last reply: 1 when it holds `expected`. */
+const tasksetSource = (expected: string) => `
+import { AgentTask } from "@vf-rl/core/agents";
+import { contentText } from "@vf-rl/core";
+const tasks = ["4", "5"].map((answer, exampleId) =>
+  AgentTask.parse({ id: "abc"[exampleId], exampleId, prompt: [{ role: "user", content: "say " + answer }], answer }),
+);
+export function loadTaskset() {
+  return {
+    id: "say-tasks",
+    tasks: async ({ split }) => (split === "eval" ? tasks : []),
+    score: async ({ task, trace }) => {
+      const reply = contentText(trace.calls.at(-1)?.reply?.content ?? "");
+      return { reward: reply.includes(${expected}) ? 1 : 0, metrics: {} };
+    },
+  };
+}
+`;
 
 let project: string;
 let runDir: string;
@@ -95,23 +115,40 @@ describe("vf eval rescore", () => {
     await writeEnvPackage(project, "say-word", envSource(SAYS_IT));
   });
 
-  it("refuses an agent run of a taskset in one line", async () => {
-    const dir = join(project, "outputs", "agent-run");
-    await mkdir(dir, { recursive: true });
-    const metadata = {
-      env_id: "coding-tasks",
-      model: "m",
-      num_examples: 1,
-      rollouts_per_example: 1,
-      harness: "bash",
-    };
-    await writeFile(join(dir, "metadata.json"), JSON.stringify(metadata));
-    await writeFile(join(dir, "results.jsonl"), "");
-    const result = await runVf(["eval", "rescore", dir], { cwd: project });
+  it("re-scores a taskset's agent run from its saved traces, with the taskset's score as it is now", async () => {
+    await writeEnvPackage(project, "say-tasks", tasksetSource('"4"'), { kind: "taskset" });
+    const run = await evalScripted("say-tasks", {
+      cwd: project,
+      server: { reply: fixedReply("The answer is 4.") },
+      flags: ["--runtime", "subprocess", "-n", "2", "-r", "1", "-s", "-o", join(project, "agents")],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.summary.avg_reward).toBe(1);
+    const folder = join(project, "agents", "evals", "say-tasks--scripted--bash");
+    const agentRun = join(folder, (await readdir(folder))[0]!);
+    await writeEnvPackage(project, "say-tasks", tasksetSource("task.answer"), { kind: "taskset" });
+    const result = await runVf(["eval", "rescore", agentRun, "--json"], { cwd: project });
+    expect(result.code, result.stderr).toBe(0);
+    // Task "b" asks for 5: the model said 4, which the old score took and the new one does not.
+    const { diff } = JSON.parse(result.stdout);
+    expect(diff.reward).toEqual({ before: 1, after: 0.5, changed: 1 });
+    expect(diff.largest).toEqual([{ exampleId: 1, rolloutIndex: 0, before: 1, after: 0 }]);
+  });
+
+  it("says in one line that a coding-tasks run cannot be re-scored: its score read the agent's folder", async () => {
+    const run = await evalScripted("coding-tasks", {
+      cwd: project,
+      server: { reply: fixedReply("I cannot fix this.") },
+      flags: ["--runtime", "subprocess", "-n", "1", "-r", "1", "-s", "-o", join(project, "coding")],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const folder = join(project, "coding", "evals", "coding-tasks--scripted--bash");
+    const result = await runVf(["eval", "rescore", join(folder, (await readdir(folder))[0]!)], {
+      cwd: project,
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toMatch(
-      /^error: .* is an agent run of the taskset coding-tasks, whose score was read from the agent's working folder/,
+    expect(result.stderr.trim()).toBe(
+      "error: the taskset coding-tasks scores the agent's working folder, which a saved run does not keep, so its runs cannot be re-scored offline: run the evaluation again to score it again",
     );
-    expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
 });

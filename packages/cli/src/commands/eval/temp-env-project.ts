@@ -18,8 +18,16 @@ export async function tempProject(prefix: string): Promise<string> {
   return dir;
 }
 
-/** Writes (or rewrites) the environment package `id` of `project` with `source` as its entry. */
-export async function writeEnvPackage(project: string, id: string, source: string): Promise<string> {
+/**
+ * Writes (or rewrites) the environment package `id` of `project` with `source` as its entry;
+ * `vf` adds to its manifest's vf field (`{ kind: "taskset" }` for a taskset).
+ */
+export async function writeEnvPackage(
+  project: string,
+  id: string,
+  source: string,
+  vf: Record<string, unknown> = {},
+): Promise<string> {
   const dir = join(project, "environments", id);
   await mkdir(join(dir, "src"), { recursive: true });
   const manifest = {
@@ -28,7 +36,7 @@ export async function writeEnvPackage(project: string, id: string, source: strin
     type: "module",
     private: true,
     exports: { ".": "./src/index.ts" },
-    vf: { id, numExamples: 3, rolloutsPerExample: 2 },
+    vf: { id, numExamples: 3, rolloutsPerExample: 2, ...vf },
   };
   await writeFile(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   await writeFile(join(dir, "src", "index.ts"), source);
