@@ -3,8 +3,10 @@
  * arguments, scores the rows again with core's `rescoreRun`, and prints what changed.
  */
 import { type RescoreOptions, type RescoreResult, rescoreRun } from "@vf-rl/core/checks";
+import { EnvironmentNotFoundError } from "@vf-rl/core/errors";
 import { findEnvironment, loadEnvironmentById, loadTaskset } from "@vf-rl/core/loading";
 import { formatWarning, readRun } from "@vf-rl/core/results";
+import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
 import type { RescoreFlags } from "./eval-rescore.ts";
 import { formatRescore } from "./rescore-summary.ts";
@@ -15,7 +17,16 @@ export async function rescoreCommand(runDir: string, flags: RescoreFlags, io: Ou
   for (const warning of run.warnings) io.err(`warning: ${formatWarning(warning)}`);
   const envId = flags.env ?? run.metadata.env_id;
   const envDir = flags.envDirPath ? { envDir: flags.envDirPath } : {};
-  const found = findEnvironment(envId, envDir);
+  let found: ReturnType<typeof findEnvironment>;
+  try {
+    found = findEnvironment(envId, envDir);
+  } catch (error) {
+    // The run names its environment by id; one evaluated from a folder elsewhere is found by --env.
+    if (error instanceof EnvironmentNotFoundError && flags.env === undefined) {
+      throw new UsageError(`${error.message}; or name the run's environment with --env <id|folder>`);
+    }
+    throw error;
+  }
   let result: RescoreResult;
   if (found.packageJson.vf.kind === "taskset") {
     // An agent run: the taskset scores the saved traces, or says in one line that it needs the agent's folder.
