@@ -43,6 +43,7 @@ export function runHref(key: string, params: Record<string, string> = {}): strin
   return `/run?${new URLSearchParams({ run: key, ...params })}`;
 }
 
-export function rolloutHref(key: string, index: number): string {
-  return `/rollout?${new URLSearchParams({ run: key, i: String(index) })}`;
+/** `filter`: the run page's filter (its query parameters), kept so previous and next step through it. */
+export function rolloutHref(key: string, index: number, filter: Record<string, string> = {}): string {
+  return `/rollout?${new URLSearchParams({ run: key, i: String(index), ...filter })}`;
 }

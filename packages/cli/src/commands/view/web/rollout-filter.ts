@@ -26,6 +26,17 @@ export function readFilter(params: URLSearchParams): RolloutFilter {
   };
 }
 
+/** The filter as query parameters (only those set), for links that keep it. */
+export function filterParams(filter: RolloutFilter): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (filter.query) params.q = filter.query;
+  if (filter.minReward !== null) params.min = String(filter.minReward);
+  if (filter.maxReward !== null) params.max = String(filter.maxReward);
+  if (filter.exampleId !== null) params.example = String(filter.exampleId);
+  if (filter.errorsOnly) params.errors = "1";
+  return params;
+}
+
 /** Indices of the rollouts that pass, by example and rollout. */
 export function filterRollouts(run: LoadedRun, filter: RolloutFilter): number[] {
   return visibleRollouts(run, filter.query).filter((i) => {

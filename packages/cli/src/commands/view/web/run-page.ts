@@ -5,7 +5,7 @@
 import type { RolloutRecord } from "@vf-rl/core/results";
 import { formatNumber, html } from "@vf-rl/hub/rollout-html";
 import { pageFrame, rolloutHref } from "./page-frame.ts";
-import { failure, filterRollouts, type RolloutFilter } from "./rollout-filter.ts";
+import { failure, filterParams, filterRollouts, type RolloutFilter } from "./rollout-filter.ts";
 import type { OpenedRun } from "./run-store.ts";
 import { runSummary } from "./run-summary.ts";
 
@@ -17,7 +17,8 @@ export function runPage(options: { dir: string; opened: OpenedRun; filter: Rollo
   const records = opened.run.records;
   const shown = filterRollouts(opened.run, filter);
   const metricNames = Object.keys(opened.run.metadata.avg_metrics);
-  const rows = shown.map((i) => rolloutRow(opened.key, i, records[i]!, metricNames));
+  const params = filterParams(filter);
+  const rows = shown.map((i) => rolloutRow(rolloutHref(opened.key, i, params), records[i]!, metricNames));
   const value = (n: number | null) => (n === null ? "" : String(n));
   const body = html`${runSummary(opened, html`${opened.run.metadata.env_id} · <code>${opened.run.metadata.model}</code>`)}
 <div class="card"><form class="filters" method="get" action="/run"><input type="hidden" name="run" value="${opened.key}">
@@ -38,9 +39,9 @@ export function runPage(options: { dir: string; opened: OpenedRun; filter: Rollo
   });
 }
 
-function rolloutRow(key: string, index: number, record: RolloutRecord, metricNames: string[]) {
+function rolloutRow(href: string, record: RolloutRecord, metricNames: string[]) {
   const failed = failure(record);
-  return html`<tr data-example="${record.example_id}" data-reward="${record.reward}"><td><a href="${rolloutHref(key, index)}">#${record.example_id}</a></td><td>${record.rollout_index}</td>
+  return html`<tr data-example="${record.example_id}" data-reward="${record.reward}"><td><a href="${href}">#${record.example_id}</a></td><td>${record.rollout_index}</td>
 <td class="num reward">${formatNumber(record.reward)}</td><td class="small">${record.stop_condition ?? "—"}</td><td>${failed ? html`<span class="badge">${failed}</span>` : ""}</td>
 ${metricNames.map((name) => html`<td class="num">${name in record.metrics ? formatNumber(record.metrics[name]!) : "—"}</td>`)}</tr>`;
 }

@@ -46,6 +46,7 @@ const PAGES: Record<string, Page> = {
       opened,
       index,
       tokenText: await tokenTextFor(opened.run.metadata.model),
+      filter: readFilter(params),
     });
   },
   "/diff": async (params, store) => {

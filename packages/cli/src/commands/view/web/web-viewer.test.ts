@@ -160,6 +160,15 @@ describe("vf view --web", () => {
     await page.goto(runUrl(runs.before, `&example=${target.example_id}`));
     expect(await shownExamples()).toEqual([target.example_id]);
 
+    // A rollout opened from a filtered list steps through that list, and goes back to it.
+    await page.goto(runUrl(runs.before, "&min=0.99"));
+    await Promise.all([page.waitForURL(/\/rollout\?/), page.click("#rollouts tbody tr:first-child a")]);
+    expect(await page.locator("#previous").count()).toBe(0);
+    await Promise.all([page.waitForURL(/\/rollout\?/), page.click("#next")]);
+    expect(await page.textContent("h1")).toBe(`Example ${perfect[1]} · rollout 0`);
+    await Promise.all([page.waitForURL(/\/run\?/), page.click("nav.steps a:first-child")]);
+    expect(await shownExamples()).toEqual(perfect);
+
     await page.goto(runUrl(runs.before));
     await Promise.all([page.waitForURL(/errors=1/), page.check("input[name=errors]")]);
     expect(await shownExamples()).toEqual([]);
