@@ -11,6 +11,9 @@ import type { RolloutRecord } from "../records/rollout-record.ts";
 import { errorData, type RolloutState } from "../rollout/rollout-state.ts";
 import { stateFromRecord } from "./saved-state.ts";
 
+/** Groups scored at once. */
+const GROUPS_AT_ONCE = 8;
+
 /** Each saved row scored again, in the order given. */
 export async function rescoreRecords<Data>(
   env: Environment<Data>,
@@ -24,13 +27,18 @@ export async function rescoreRecords<Data>(
     groups.set(record.example_id, group);
   });
   const rescored: RolloutRecord[] = [...records];
-  for (const indices of groups.values()) {
-    const states = indices.map((i) => stateFromRecord<Data>(records[i]!, model));
-    await env.rubric.scoreGroup(states);
-    indices.forEach((recordIndex, i) => {
-      rescored[recordIndex] = withScore(records[recordIndex]!, states[i]!, env);
-    });
-  }
+  const pending = [...groups.values()];
+  // A few groups at once: reward functions may wait on something (a verifier process), never on a model.
+  const worker = async () => {
+    for (let indices = pending.shift(); indices; indices = pending.shift()) {
+      const states = indices.map((i) => stateFromRecord<Data>(records[i]!, model));
+      await env.rubric.scoreGroup(states);
+      indices.forEach((recordIndex, i) => {
+        rescored[recordIndex] = withScore(records[recordIndex]!, states[i]!, env);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: GROUPS_AT_ONCE }, worker));
   return rescored;
 }
 
