@@ -156,6 +156,7 @@ describe("vf view --web", () => {
     expect(perfect.length).toBeLessThan(records.length);
     expect(await shownExamples()).toEqual(perfect.sort((a, b) => a - b));
     expect(await page.textContent("#shown")).toBe(`${perfect.length} of 8 rollouts`);
+    await shot("view-web-filtered");
 
     await page.goto(runUrl(runs.before, `&example=${target.example_id}`));
     expect(await shownExamples()).toEqual([target.example_id]);
@@ -277,6 +278,7 @@ describe("vf view --web", () => {
     expect(await columns.count()).toBe(2);
     expect(await columns.nth(0).textContent()).not.toContain("no idea");
     expect(await columns.nth(1).textContent()).toContain("no idea");
+    await shot("view-web-compare");
   });
 
   it("answers 404 for a run that is not in the list", async () => {
