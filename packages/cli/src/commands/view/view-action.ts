@@ -6,6 +6,7 @@
  */
 import { UserError } from "@vf-rl/core/errors";
 import { listRuns, type RunEntry, readRun, summarizeRun } from "@vf-rl/core/results";
+import { UsageError } from "../../cli-errors.ts";
 import { wantsColour } from "../../terminal/colour.ts";
 import type { Output } from "../../terminal/output.ts";
 import { decodeKeys } from "./decode-keys.ts";
@@ -20,6 +21,10 @@ export async function runView(
   flags: { json?: boolean; web?: boolean; port?: number },
   io: Output,
 ): Promise<void> {
+  if (flags.port !== undefined && !flags.web)
+    throw new UsageError("--port is the port of --web: add --web, or leave --port out");
+  if (flags.web && flags.json)
+    throw new UsageError("--web and --json are two ways to show the runs: give one of them");
   const runs = await listRuns(dir);
   if (flags.web) {
     failIfNothingRead(dir, runs);

@@ -306,6 +306,15 @@ describe("vf view --web", () => {
     expect(result.stderr).toContain(`port ${port} of 127.0.0.1 is in use: pick another with --port`);
   });
 
+  it("refuses --port without --web, and --web with --json (exit 2)", async () => {
+    const port = await runVf(["view", outputs, "--port", "8123"]);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toContain("--port is the port of --web");
+    const json = await runVf(["view", "--web", "--json", outputs]);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain("--web and --json are two ways to show the runs");
+  });
+
   it("stops on Ctrl-C", async () => {
     const { code, stderr } = await viewer.stop();
     expect(code).toBe(0);
