@@ -50,7 +50,8 @@ export function formatReward({ completion }: Ctx): number {
 
 /** The rubric: three weighted rewards and the format metric. */
 export function wordleRubric(): Rubric<WordleData> {
-  return new Rubric<WordleData>({ parser: guessParser })
+  // A win pays correct_answer and length_bonus (2 in one guess); partial_answer only pays a loss.
+  return new Rubric<WordleData>({ parser: guessParser, maxReward: 2 })
     .addReward(correctAnswer, { name: "correct_answer" })
     .addReward(partialAnswer, { name: "partial_answer" })
     .addReward(lengthBonus, { name: "length_bonus" })

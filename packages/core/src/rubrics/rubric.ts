@@ -40,16 +40,24 @@ export interface RubricOptions<Data> {
   rewards?: RewardSpec<Data>[];
   metrics?: RewardSpec<Data>[];
   groupRewards?: GroupRewardSpec<Data>[];
+  /**
+   * The highest reward a rollout can earn, when it is not the sum of the reward weights (rewards
+   * that exclude each other, or scores above 1); `vf eval validate` checks references against it.
+   */
+  maxReward?: number;
 }
 
 /** Weighted reward functions and weight-0 metrics; their weighted sum is a rollout's reward. */
 export class Rubric<Data = Record<string, unknown>> extends Scorer<Data> {
   readonly parser: Parser;
+  /** The declared maximum reward (`RubricOptions.maxReward`); undefined: the sum of the reward weights. */
+  readonly maxReward: number | undefined;
   private readonly functions: RubricFunction<Data>[] = [];
 
   constructor(options: RubricOptions<Data> = {}) {
     super();
     this.parser = options.parser ?? new Parser();
+    this.maxReward = options.maxReward;
     for (const spec of options.rewards ?? []) this.addReward(...unpack(spec));
     for (const spec of options.metrics ?? []) this.addMetric(...unpack(spec));
     for (const spec of options.groupRewards ?? []) this.addGroupReward(...unpack(spec));

@@ -46,7 +46,7 @@ export function registerEvalValidate(
     )
     .option(
       "--max-reward <r>",
-      "the reward a reference must reach (default: the sum of the rubric's reward weights; a taskset's 1)",
+      "the reward a reference must reach (default: the rubric's maxReward, else the sum of its reward weights; a taskset's 1)",
       numberFlag("--max-reward"),
     )
     .addOption(
@@ -64,7 +64,6 @@ Exit status: 0 when every row passes, 1 when some fail, 2 for bad usage.
 Examples:
   vf eval validate reverse-text
   vf eval validate ./environments/my-env -n 50 --split train --max-prompt-tokens 4096
-  vf eval validate wordle --max-reward 2               a win pays 1 + 1/turns, a loss partial credit
   vf eval validate coding-tasks --runtime subprocess    its reference fixes score 1`,
     )
     .action(async (env: string, flags: ValidateFlags) => {
