@@ -54,8 +54,13 @@ export function top(state: ViewerState): Screen {
 
 /** The runs shown on the runs screen, after its search. */
 export function visibleRuns(state: ViewerState, query: string): RunEntry[] {
+  return matchingRuns(state.runs, query);
+}
+
+/** The runs whose environment, harness, model, id or status holds `query` (an unreadable one's folder). */
+export function matchingRuns(runs: readonly RunEntry[], query: string): RunEntry[] {
   const q = query.toLowerCase();
-  return state.runs.filter((run) => {
+  return runs.filter((run) => {
     if (!q) return true;
     const text =
       run.type === "run"

@@ -4,6 +4,7 @@
  */
 import type { RunEntry } from "@vf-rl/core/results";
 import { formatNumber, html } from "@vf-rl/hub/rollout-html";
+import { matchingRuns } from "../viewer-model.ts";
 import { pageFrame, runHref } from "./page-frame.ts";
 
 // Enables Compare with exactly two runs ticked.
@@ -14,8 +15,11 @@ export function runsPage(options: {
   dir: string;
   runs: RunEntry[];
   key: (entry: RunEntry) => string;
+  /** The search typed (the terminal viewer's: environment, harness, model, run id, status). */
+  query: string;
 }): string {
-  const rows = options.runs.map((entry) => {
+  const shown = matchingRuns(options.runs, options.query);
+  const rows = shown.map((entry) => {
     const key = options.key(entry);
     if (entry.type === "unreadable") {
       return html`<tr class="unreadable"><td></td><td colspan="7"><code>${key}</code> <span class="badge">unreadable</span> <span class="small">${entry.message}</span></td></tr>`;
@@ -25,7 +29,8 @@ export function runsPage(options: {
 <td class="nowrap">${entry.date.slice(0, 19).replace("T", " ")}</td><td class="num reward">${formatNumber(entry.avgReward)}</td>
 <td class="num rollouts">${entry.rows}</td><td>${entry.status}</td><td><code class="small muted">${entry.runId}</code></td></tr>`;
   });
-  const body = html`<div class="card"><h1>Runs</h1><p class="muted small">${options.runs.length} under ${options.dir}. Tick two runs to compare them example by example.</p>
+  const body = html`<div class="card"><h1>Runs</h1><form class="filters" method="get" action="/"><label>search <input type="search" name="q" value="${options.query}" placeholder="environment, model, harness, run id"></label><button type="submit">Search</button></form>
+<p class="muted small" id="runs-shown">${shown.length === options.runs.length ? `${shown.length}` : `${shown.length} of ${options.runs.length}`} runs under ${options.dir}. Tick two runs to compare them example by example.</p>
 <form action="/diff" method="get"><table id="runs"><thead><tr><th></th><th>environment</th><th>model</th><th>harness</th><th>date</th><th class="num">reward</th><th class="num">rollouts</th><th>status</th><th>run</th></tr></thead>
 <tbody>${rows}</tbody></table><p><button id="compare" type="submit">Compare two runs</button></p></form></div>`;
   return pageFrame({ title: "Runs", dir: options.dir, body, script: SCRIPT });

@@ -24,9 +24,10 @@ class BadRequestError extends UserError {}
 type Page = (params: URLSearchParams, store: RunStore) => Promise<string>;
 
 const PAGES: Record<string, Page> = {
-  "/": async (_params, store) => {
+  "/": async (params, store) => {
     const runs = await store.list();
-    return runsPage({ dir: store.root, runs, key: (entry) => store.key(entry) });
+    const query = params.get("q")?.trim() ?? "";
+    return runsPage({ dir: store.root, runs, key: (entry) => store.key(entry), query });
   },
   "/run": async (params, store) =>
     runPage({

@@ -136,6 +136,11 @@ describe("vf view --web", () => {
     );
     expect(await before.locator(".rollouts").textContent()).toBe("8");
     await shot("view-web-runs");
+
+    await page.fill("input[name=q]", "plan-then");
+    await Promise.all([page.waitForURL(/q=plan-then/), page.press("input[name=q]", "Enter")]);
+    expect(await rows.count()).toBe(1);
+    expect(await page.textContent("#runs-shown")).toContain("1 of 6 runs");
   });
 
   it("narrows a run's rollouts by search, reward range, example and errors", async () => {
