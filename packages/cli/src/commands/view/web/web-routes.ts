@@ -6,9 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { UserError } from "@vf-rl/core/errors";
-import type { TokenText } from "@vf-rl/hub/rollout-html";
 import { html } from "@vf-rl/hub/rollout-html";
-import { comparePage } from "./compare-page.ts";
+import { type CompareSide, comparePage } from "./compare-page.ts";
 import { diffPage } from "./diff-page.ts";
 import { pageFrame } from "./page-frame.ts";
 import { readFilter } from "./rollout-filter.ts";
@@ -62,9 +61,7 @@ const PAGES: Record<string, Page> = {
   "/compare": async (params, store) => {
     const exampleId = Number(required(params, "example"));
     if (!Number.isInteger(exampleId)) throw new BadRequestError(`example must be a whole number`);
-    const side = async (
-      name: string,
-    ): Promise<{ opened: Awaited<ReturnType<RunStore["open"]>>; tokenText: TokenText | undefined }> => {
+    const side = async (name: string): Promise<CompareSide> => {
       const opened = await store.open(required(params, name));
       return { opened, tokenText: await tokenTextFor(opened.run.metadata.model) };
     };
