@@ -23,18 +23,24 @@ export function logprobHeatmap(trajectory: readonly TrajectoryStep[], tokenText?
     const logprobs = tokens.completion_logprobs;
     const mean = logprobs.reduce((sum, lp) => sum + lp, 0) / Math.max(1, logprobs.length);
     const cells = tokens.completion_ids.map((id, i) => cell(id, logprobs[i], tokenText));
-    return html`<div class="heatmap" data-turn="${turn}"><div class="small muted">turn ${turn + 1} · ${tokens.completion_ids.length} tokens · mean logprob ${mean.toFixed(3)}${tokenText ? "" : " · token ids (no tokenizer for this model)"}</div>
+    return html`<div class="heatmap" data-turn="${turn}"><div class="small muted">turn ${turn + 1} · ${tokens.completion_ids.length} tokens · mean logprob ${mean.toFixed(3)}${tokenText ? "" : " · token ids (no tokenizer for this model)"} · ${LEGEND}</div>
 <div class="tokens${tokenText ? "" : " ids"}">${cells}</div></div>`;
   })}`;
+}
+
+/** How to read the shades: p is the probability the sampler gave the token. */
+const LEGEND = html`p 1 <span class="swatch" style="background:${shade(1)}"></span><span class="swatch" style="background:${shade(0.5)}"></span><span class="swatch" style="background:${shade(0)}"></span> 0`;
+
+/** Lightness 97% at p = 1 down to 55% at p = 0: the unlikely tokens stand out. */
+function shade(p: number): string {
+  return `hsl(0,85%,${(55 + 42 * p).toFixed(1)}%)`;
 }
 
 function cell(id: number, logprob: number | undefined, tokenText: TokenText | undefined): SafeHtml {
   const text = tokenText ? visible(tokenText(id)) : String(id);
   if (logprob === undefined) return html`<span class="tok" title="id ${id} · no logprob">${text}</span>`;
   const p = Math.exp(logprob);
-  // Lightness 97% at p = 1 down to 55% at p = 0: the unlikely tokens stand out.
-  const shade = `hsl(0,85%,${(55 + 42 * p).toFixed(1)}%)`;
-  return html`<span class="tok" style="background:${shade}" data-logprob="${logprob}" title="id ${id} · logprob ${logprob.toFixed(4)} · p ${p.toFixed(3)}">${text}</span>`;
+  return html`<span class="tok" style="background:${shade(p)}" data-logprob="${logprob}" title="id ${id} · logprob ${logprob.toFixed(4)} · p ${p.toFixed(3)}">${text}</span>`;
 }
 
 /** Whitespace made visible, so a newline or a space is a cell one can point at. */

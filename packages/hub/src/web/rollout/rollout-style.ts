@@ -15,5 +15,7 @@ details.branch{border:1px solid #e1e4ea;border-radius:8px;padding:6px 10px;margi
 details.shared{border:0;background:#f8f9fb;padding:2px 8px}
 details.tools .tool{margin:2px 0 2px 12px}
 .heatmap{margin:8px 0}.tokens{font:13px/1.9 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-all}
-.tok{border-radius:2px;padding:0 1px;margin:0 1px 0 0;box-shadow:inset 0 0 0 1px #eceef2}.tokens.ids .tok{font-size:11px}
+.swatch{display:inline-block;width:14px;height:10px;border:1px solid #e1e4ea;vertical-align:middle}
+.tok{border-radius:2px;padding:0 1px;margin:0 1px 0 0;box-shadow:inset 0 0 0 1px #eceef2}.tokens.ids .swatch{display:inline-block;width:14px;height:10px;border:1px solid #e1e4ea;vertical-align:middle}
+.tok{font-size:11px}
 `;
