@@ -13,6 +13,7 @@ export {
 } from "./checks/check-errors.ts";
 export { ReferenceExhaustedError } from "./checks/reference-client.ts";
 export { WorkdirNotSavedError } from "./checks/rescore-taskset.ts";
+export { CacheMissError } from "./client/cache-miss-error.ts";
 export {
   ApiKeyRejectedError,
   FatalModelError,

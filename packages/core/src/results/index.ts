@@ -24,11 +24,8 @@ export { readRecordsFile } from "./read-records.ts";
 export { type LoadedRun, readRun } from "./read-run.ts";
 export { formatWarning } from "./read-warning.ts";
 export {
-  type ReadTrace,
   readTrace,
   SavedCall,
-  SavedNode,
-  SavedTool,
   SavedToolResultEdit,
   SavedTrace,
   sentMessages,
@@ -40,7 +37,6 @@ export {
 } from "./sft-selection.ts";
 export {
   recordBranches,
-  type TraceBranch,
   type TraceBranches,
   traceBranches,
 } from "./trace-branches.ts";

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { Content, Message } from "../messages/message.ts";
 import type { RolloutRecord } from "../records/rollout-record.ts";
+import { issueLines } from "../schema-issues.ts";
 
 /** A tool the call offered; a schema of another shape reads as no arguments. */
 export const SavedTool = z.object({
@@ -66,6 +67,7 @@ export const SavedToolResultEdit = z.object({
 });
 export type SavedToolResultEdit = z.infer<typeof SavedToolResultEdit>;
 
+/** An agent's trace as a row keeps it, read leniently: what an older or edited row lacks has a default. */
 export const SavedTrace = z.object({
   calls: z.array(SavedCall),
   nodes: z.array(SavedNode),
@@ -86,6 +88,7 @@ export type ReadTrace =
 // Screens are redrawn on every key: each row's trace is read once.
 const read = new WeakMap<RolloutRecord, ReadTrace>();
 
+/** The trace of `record`, read once per record. */
 export function readTrace(record: RolloutRecord): ReadTrace {
   const cached = read.get(record);
   if (cached) return cached;
@@ -95,7 +98,7 @@ export function readTrace(record: RolloutRecord): ReadTrace {
     const parsed = SavedTrace.safeParse(record.trace);
     result = parsed.success
       ? { type: "trace", trace: parsed.data }
-      : { type: "unreadable", message: z.prettifyError(parsed.error).split("\n").slice(0, 2).join(" ") };
+      : { type: "unreadable", message: issueLines(parsed.error, "trace").slice(0, 2).join("; ") };
   }
   read.set(record, result);
   return result;

@@ -8,6 +8,7 @@
 import type { RolloutRecord } from "../records/rollout-record.ts";
 import { readTrace, type SavedCall, type SavedNode, type SavedTrace } from "./saved-trace.ts";
 
+/** One branch: the path of messages from the graph's root to one leaf. */
 export interface TraceBranch {
   /** Node indices from the root to the leaf. */
   path: number[];
@@ -17,6 +18,7 @@ export interface TraceBranch {
   shared: number;
 }
 
+/** A trace's branches and which one is the main one. */
 export interface TraceBranches {
   branches: TraceBranch[];
   /** Index of the main branch in `branches`; 0 when no reply was recorded. */
@@ -26,6 +28,7 @@ export interface TraceBranches {
 // Screens are redrawn on every key: each trace's branches are found once.
 const found = new WeakMap<SavedTrace, TraceBranches>();
 
+/** The branches of `trace`'s message graph, the main one marked; see the file comment. */
 export function traceBranches(trace: SavedTrace): TraceBranches {
   const cached = found.get(trace);
   if (cached) return cached;
