@@ -90,7 +90,11 @@ export async function loadAgentEnv(options: LoadAgentEnvOptions): Promise<Loaded
     id = loaded.id;
     const own = environmentTaskset(loaded.env, { id });
     taskset = own;
-    harness = options.harness === "chat" ? own.harness : harnessById(options.harness, options.harnessOptions);
+    // chat is the environment's own turn loop, which takes no options: harnessById says so.
+    harness =
+      options.harness === "chat"
+        ? (harnessById("chat", options.harnessOptions), own.harness)
+        : harnessById(options.harness, options.harnessOptions);
   }
   // An agent CLI is installed once into the cache, and a local sandbox shows it read-only.
   const cacheDir = harnessCacheDir();
