@@ -90,11 +90,9 @@ export async function loadAgentEnv(options: LoadAgentEnvOptions): Promise<Loaded
     id = loaded.id;
     const own = environmentTaskset(loaded.env, { id });
     taskset = own;
-    // chat is the environment's own turn loop, which takes no options: harnessById says so.
-    harness =
-      options.harness === "chat"
-        ? (harnessById("chat", options.harnessOptions), own.harness)
-        : harnessById(options.harness, options.harnessOptions);
+    // harnessById checks the options even of chat, which here is the environment's own turn loop.
+    const named = harnessById(options.harness, options.harnessOptions);
+    harness = options.harness === "chat" ? own.harness : named;
   }
   // An agent CLI is installed once into the cache, and a local sandbox shows it read-only.
   const cacheDir = harnessCacheDir();
