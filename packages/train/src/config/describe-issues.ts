@@ -42,8 +42,11 @@ function suggest(
 ): string {
   const near = closestMatch(key, known);
   if (near) return `: did you mean "${[...path, near].join(".")}"?`;
+  // A key of another table by name; a near name only for a top-level key (a table's own keys are
+  // the likelier intent inside a table: [env.agent] max_turns is not [sampling] max_tokens).
+  const topLevel = path.length === 0;
   for (const [table, keys] of tables) {
-    const match = keys.includes(key) ? key : closestMatch(key, keys);
+    const match = keys.includes(key) ? key : topLevel ? closestMatch(key, keys) : undefined;
     if (match && table !== path.filter((s) => !/^\d+$/.test(s)).join(".")) {
       return `: did you mean "${table ? `${table}.` : ""}${match}" (in [${table || "top level"}])?`;
     }

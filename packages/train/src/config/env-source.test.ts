@@ -48,7 +48,7 @@ describe("an [[env]] block naming agents", () => {
 
   it("refuses a wrong key, a wrong runtime, a missing id and a name given twice, one line each", () => {
     expect(problem({ taskset: { id: "bash-arithmetic" }, agent: { max_turns: 3 } })).toMatch(
-      /^run\.toml: unknown key "env\.0\.agent\.max_turns"/,
+      /^run\.toml: unknown key "env\.0\.agent\.max_turns": valid keys here are harness, runtime$/,
     );
     expect(problem({ taskset: { id: "bash-arithmetic" }, agent: { runtime: { type: "vm" } } })).toMatch(
       /^run\.toml: env\.0\.agent\.runtime\.type.*local.*container.*subprocess/,
