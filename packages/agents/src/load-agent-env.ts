@@ -19,7 +19,7 @@ import {
 } from "@vf-rl/core/agents";
 import { UserError } from "@vf-rl/core/errors";
 import { type EnvPackageJson, findEnvironment, loadEnvironmentById, loadTaskset } from "@vf-rl/core/loading";
-import type { RuntimeType } from "./config/agent-env-tables.ts";
+import type { AgentLimits, RuntimeType } from "./config/agent-env-tables.ts";
 import { containerRuntime } from "./container/container-runtime.ts";
 import { harnessCacheDir, harnessReadOnlyPaths } from "./harnesses/cache-dir.ts";
 import { harnessById } from "./harnesses/index.ts";
@@ -42,6 +42,8 @@ export interface LoadAgentEnvOptions {
   harnessOptions?: Record<string, unknown>;
   /** Default local. */
   runtime?: RuntimeType;
+  /** Limits over each task's own (a config's `[env.agent]` max_turns, timeout, max_output_tokens). */
+  limits?: AgentLimits;
 }
 
 /** The loaded agents: the environment and the package it came from. */
@@ -97,7 +99,8 @@ export async function loadAgentEnv(options: LoadAgentEnvOptions): Promise<Loaded
   // An agent CLI is installed once into the cache, and a local sandbox shows it read-only.
   const cacheDir = harnessCacheDir();
   const runtimes = runtimeFactory(options.runtime ?? "local", harnessReadOnlyPaths(harness, cacheDir));
-  const env = new AgentEnv({ taskset, harness, runtimes, cacheDir });
+  const limits = options.limits && Object.keys(options.limits).length > 0 ? { limits: options.limits } : {};
+  const env = new AgentEnv({ taskset, harness, runtimes, cacheDir, ...limits });
   if (inner) env.addTeardown("environment", () => inner.teardown());
   return { env, id, dir: found.dir, packageJson: found.packageJson };
 }

@@ -5,6 +5,7 @@
  *   [env.taskset]          id = "bash-arithmetic", the other keys its arguments
  *   [env.agent.harness]    id = "bash", the other keys the harness's options (tools, systemPrompt, ...)
  *   [env.agent.runtime]    type = "local" | "container" | "subprocess"
+ *   [env.agent]            max_turns, timeout (seconds), max_output_tokens: each task's limits
  *
  * `[env.harness]` and `[env.runtime]` (the words of vf's issue and verifiers v1) name the same
  * tables one level up. This file loads nothing but zod, so reading a config does not load the
@@ -28,10 +29,16 @@ export type HarnessTable = z.infer<typeof HarnessTable>;
 export const RuntimeTable = z.strictObject({ type: z.enum(RUNTIME_TYPES) });
 export type RuntimeTable = z.infer<typeof RuntimeTable>;
 
-/** `[env.agent]`: who works on the tasks, and where. */
+/** `[env.agent]`: who works on the tasks, where, and the limits over each task's own. */
 export const AgentTable = z.strictObject({
   harness: HarnessTable.optional(),
   runtime: RuntimeTable.optional(),
+  /** Model calls at most per rollout. */
+  max_turns: z.number().int().positive().optional(),
+  /** Wall time of a rollout, in seconds. */
+  timeout: z.number().positive().optional(),
+  /** Completion tokens over a rollout's calls at most. */
+  max_output_tokens: z.number().int().positive().optional(),
 });
 export type AgentTable = z.infer<typeof AgentTable>;
 
@@ -66,13 +73,23 @@ export interface AgentEnvSpec {
   /** The harness's options (`[env.agent.harness]` besides `id`); empty when it has none. */
   harnessOptions: Record<string, unknown>;
   runtime?: RuntimeType;
+  /** Limits over each task's own (`[env.agent]` max_turns, timeout, max_output_tokens); empty when none. */
+  limits: AgentLimits;
+}
+
+/** Limits set over each task's own, in the words of core's `TaskLimits`. */
+export interface AgentLimits {
+  maxTurns?: number;
+  timeSeconds?: number;
+  maxCompletionTokens?: number;
 }
 
 /** The tables of `env`, read; see `AgentEnvSpec`. */
 export function agentEnvSpec(env: AgentEnvTables): AgentEnvSpec {
   const { id, ...args } = env.taskset ?? {};
-  const harness = env.agent?.harness ?? env.harness;
-  const runtime = env.agent?.runtime ?? env.runtime;
+  const agent = env.agent;
+  const harness = agent?.harness ?? env.harness;
+  const runtime = agent?.runtime ?? env.runtime;
   const { id: harnessId, ...harnessOptions } = harness ?? {};
   return {
     ...(id !== undefined ? { id } : {}),
@@ -80,5 +97,10 @@ export function agentEnvSpec(env: AgentEnvTables): AgentEnvSpec {
     ...(harnessId !== undefined ? { harness: harnessId } : {}),
     harnessOptions,
     ...(runtime ? { runtime: runtime.type } : {}),
+    limits: {
+      ...(agent?.max_turns !== undefined ? { maxTurns: agent.max_turns } : {}),
+      ...(agent?.timeout !== undefined ? { timeSeconds: agent.timeout } : {}),
+      ...(agent?.max_output_tokens !== undefined ? { maxCompletionTokens: agent.max_output_tokens } : {}),
+    },
   };
 }

@@ -6,6 +6,7 @@
 export {
   type AgentEnvSpec,
   AgentEnvTables,
+  type AgentLimits,
   AgentTable,
   agentEnvSpec,
   HarnessTable,

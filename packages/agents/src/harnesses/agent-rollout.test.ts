@@ -198,6 +198,31 @@ describe("an agent rollout", () => {
 });
 
 describe("agent rollouts through evaluate", () => {
+  it("hold each task to the environment's limits over the task's own ([env.agent] max_turns)", async () => {
+    const busy: ReplyFn = () => ({
+      type: "message",
+      toolCalls: [{ name: "bash", arguments: { command: "true" } }],
+    });
+    const model = await startScriptedServer({ reply: busy });
+    const client = new OpenAIModelClient({ baseUrl: model.url, apiKey: "EMPTY", maxRetries: 0 });
+    const env = new AgentEnv({
+      taskset: helloTaskset,
+      harness: bashHarness(),
+      runtimes: subprocessRuntime({ quiet: true }),
+      limits: { maxTurns: 2 },
+    });
+    try {
+      const { records } = await evaluate(env, { clients: client, model: "scripted" });
+      expect(task.limits.maxTurns).toBe(5);
+      expect(records[0]!.trace).toMatchObject({ stop: "max_turns" });
+      expect(records[0]!.trace!.calls).toHaveLength(2);
+    } finally {
+      await env.teardown();
+      await client.close();
+      await model.close();
+    }
+  });
+
   it("record a failed rollout on its row and go on with the others", async () => {
     const tasks = [task, AgentTask.parse({ ...task, id: "broken", exampleId: 1 })];
     const taskset: Taskset = {

@@ -29,7 +29,7 @@ import {
 } from "../rollout/rollout-state.ts";
 import { headersFromState } from "../rollout/state-value.ts";
 import { type Score, Scorer } from "../rubrics/scorer.ts";
-import type { AgentTask } from "./agent-task.ts";
+import type { AgentTask, TaskLimits } from "./agent-task.ts";
 import type { AgentTrace } from "./agent-trace.ts";
 import type { Harness } from "./harness.ts";
 import {
@@ -52,6 +52,8 @@ export interface AgentEnvOptions {
   interception?: InterceptionServerOptions;
   /** Where `harness.prepare` installs its program; default ~/.cache/vf/harnesses. */
   cacheDir?: string;
+  /** Limits over each task's own (a config's `[env.agent]` max_turns, timeout, max_output_tokens). */
+  limits?: Partial<TaskLimits>;
 }
 
 /** A rollout's own data: the taskset's score (null when it failed or the agent never ran). */
@@ -122,12 +124,15 @@ export class AgentEnv extends Environment<AgentRolloutData> {
   }
 
   async rollout(input: RolloutInput, ctx: RolloutContext): Promise<RolloutState<AgentRolloutData>> {
-    const task = this.tasksById.get(input.task);
-    if (!task) {
+    const own = this.tasksById.get(input.task);
+    if (!own) {
       throw new UserError(
         `no task "${input.task}" in the ${this.taskset.id} taskset: run the inputs this environment's inputs() gave`,
       );
     }
+    // The host's limits over the task's own; a run's timeout (ctx) goes over both.
+    const limits = this.options.limits;
+    const task = limits ? { ...own, limits: { ...own.limits, ...limits } } : own;
     const sampling: SamplingArgs = { ...this.sampling, ...ctx.sampling };
     const state = createState<AgentRolloutData>(input, {
       model: ctx.model,

@@ -30,9 +30,21 @@ describe("an [[env]] block naming agents", () => {
     expect(envSource(config.env[0]!)).toEqual({
       id: "bash-arithmetic",
       args: { numEval: 50 },
-      agent: { harness: "bash", harnessOptions: { tools: ["bash"] }, runtime: "subprocess" },
+      agent: { harness: "bash", harnessOptions: { tools: ["bash"] }, runtime: "subprocess", limits: {} },
     });
     expect(config.output_dir).toBe("outputs/train/bash-arithmetic");
+  });
+
+  it("reads prime-rl's limits of [env.agent] over each task's own", () => {
+    const config = resolve({
+      taskset: { id: "bash-arithmetic" },
+      agent: { harness: { id: "bash" }, max_turns: 3, timeout: 30, max_output_tokens: 512 },
+    });
+    expect(envSource(config.env[0]!).agent?.limits).toEqual({
+      maxTurns: 3,
+      timeSeconds: 30,
+      maxCompletionTokens: 512,
+    });
   });
 
   it("reads [env.harness] and [env.runtime] as [env.agent]'s tables, and a plain environment as before", () => {
@@ -40,15 +52,18 @@ describe("an [[env]] block naming agents", () => {
     expect(envSource(config.env[0]!)).toEqual({
       id: "reverse-text",
       args: {},
-      agent: { harness: "chat", harnessOptions: {}, runtime: "local" },
+      agent: { harness: "chat", harnessOptions: {}, runtime: "local", limits: {} },
     });
     const plain = resolve({ id: "reverse-text", args: { x: 1 } });
     expect(envSource(plain.env[0]!)).toEqual({ id: "reverse-text", args: { x: 1 } });
   });
 
   it("refuses a wrong key, a wrong runtime, a missing id and a name given twice, one line each", () => {
-    expect(problem({ taskset: { id: "bash-arithmetic" }, agent: { max_turns: 3 } })).toMatch(
-      /^run\.toml: unknown key "env\.0\.agent\.max_turns": valid keys here are harness, runtime$/,
+    expect(problem({ taskset: { id: "bash-arithmetic" }, agent: { max_turn: 3 } })).toMatch(
+      /^run\.toml: unknown key "env\.0\.agent\.max_turn": did you mean "env\.0\.agent\.max_turns"/,
+    );
+    expect(problem({ taskset: { id: "bash-arithmetic" }, agent: { max_turns: 0 } })).toMatch(
+      /^run\.toml: env\.0\.agent\.max_turns/,
     );
     expect(problem({ taskset: { id: "bash-arithmetic" }, agent: { runtime: { type: "vm" } } })).toMatch(
       /^run\.toml: env\.0\.agent\.runtime\.type.*local.*container.*subprocess/,

@@ -17,7 +17,7 @@ export interface EnvSource {
    * The harness and runtime the block names; absent when it names none (a taskset package then
    * runs with its defaults: the bash harness in the local sandbox).
    */
-  agent?: Pick<AgentEnvSpec, "harness" | "harnessOptions" | "runtime">;
+  agent?: Pick<AgentEnvSpec, "harness" | "harnessOptions" | "runtime" | "limits">;
 }
 
 /** The block `env` read; see the file comment. The schema has checked it names an id one way. */
@@ -29,7 +29,7 @@ export function envSource(env: EnvConfig): EnvSource {
     ...(env.runtime ? { runtime: env.runtime } : {}),
   });
   const named = env.agent !== undefined || env.harness !== undefined || env.runtime !== undefined;
-  const { harness, harnessOptions, runtime } = spec;
+  const { harness, harnessOptions, runtime, limits } = spec;
   return {
     id: spec.id ?? env.id ?? "",
     args: env.taskset ? spec.args : env.args,
@@ -39,6 +39,7 @@ export function envSource(env: EnvConfig): EnvSource {
             ...(harness !== undefined ? { harness } : {}),
             harnessOptions,
             ...(runtime !== undefined ? { runtime } : {}),
+            limits,
           },
         }
       : {}),

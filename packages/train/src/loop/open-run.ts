@@ -95,7 +95,7 @@ async function loadTrainEnv(
     envId: source.id,
     envArgs: source.args,
     ...(agent?.harness !== undefined ? { harness: agent.harness } : {}),
-    ...(agent ? { harnessOptions: agent.harnessOptions } : {}),
+    ...(agent ? { harnessOptions: agent.harnessOptions, limits: agent.limits } : {}),
     ...(agent?.runtime !== undefined ? { runtime: agent.runtime } : {}),
   });
 }

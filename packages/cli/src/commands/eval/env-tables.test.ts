@@ -62,6 +62,18 @@ describe("an eval config's env tables (verifiers v1, prime-rl)", () => {
     expect(spec).not.toHaveProperty("envArgs");
   });
 
+  it("carry prime-rl's limits of [env.agent] to the spec", async () => {
+    const [spec] = await load([
+      "[[eval]]",
+      "[eval.env.taskset]",
+      'id = "bash-arithmetic"',
+      "[eval.env.agent]",
+      "max_turns = 2",
+      "timeout = 45",
+    ]);
+    expect(spec).toMatchObject({ agentLimits: { maxTurns: 2, timeSeconds: 45 } });
+  });
+
   it("refuse a key set both ways, and keys vf does not read, each in one line", async () => {
     await expect(
       load(["[[eval]]", 'id = "a"', 'harness = "chat"', "[eval.env.harness]", 'id = "bash"']),
@@ -70,8 +82,10 @@ describe("an eval config's env tables (verifiers v1, prime-rl)", () => {
       load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.judge]", 'id = "x"']),
     ).rejects.toThrow(/^\S+ \[\[eval\]\] #1: env\.judge is not known: use env\.taskset, env\.agent/);
     await expect(
-      load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.agent]", "max_turns = 3"]),
-    ).rejects.toThrow("env.agent.max_turns is not known: use env.agent.harness or env.agent.runtime");
+      load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.agent]", "turns = 3"]),
+    ).rejects.toThrow(
+      "env.agent.turns is not known: use env.agent.harness, env.agent.runtime, or the limits max_turns, timeout and max_output_tokens",
+    );
     await expect(
       load(["[[eval]]", "[eval.env.taskset]", 'id = "a"', "[eval.env.agent.runtime]", 'type = "vm"']),
     ).rejects.toThrow(/env\.agent\.runtime\.type: .*"local"/);

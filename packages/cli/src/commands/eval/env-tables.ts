@@ -17,7 +17,7 @@
  * options `{ tools = ["bash"] }` (which have no flag). A key that is also set the plain way is
  * refused, as is any key these tables do not have, each in one line.
  */
-import { AgentEnvTables, agentEnvSpec } from "@vf-rl/agents/config";
+import { AgentEnvTables, type AgentLimits, agentEnvSpec } from "@vf-rl/agents/config";
 import { ConfigError } from "@vf-rl/core";
 import type { z } from "zod";
 
@@ -31,11 +31,13 @@ function isTable(value: unknown): value is Table {
 export interface ReadEnvTables {
   block: unknown;
   harnessOptions: Record<string, unknown>;
+  /** `[env.agent]`'s limits over each task's own; empty when none. */
+  limits: AgentLimits;
 }
 
 /** `block` with its `env` table read into `id`, `args`, `harness` and `runtime`; see the file comment. */
 export function readEnvTables(block: unknown, where: string): ReadEnvTables {
-  if (!isTable(block) || block.env === undefined) return { block, harnessOptions: {} };
+  if (!isTable(block) || block.env === undefined) return { block, harnessOptions: {}, limits: {} };
   const { env, ...rest } = block;
   const parsed = AgentEnvTables.safeParse(env);
   if (!parsed.success) {
@@ -55,7 +57,7 @@ export function readEnvTables(block: unknown, where: string): ReadEnvTables {
   const prefix = parsed.data.agent?.harness ? "env.agent" : "env";
   set("harness", spec.harness, `${prefix}.harness.id`);
   set("runtime", spec.runtime, `${parsed.data.agent?.runtime ? "env.agent" : "env"}.runtime.type`);
-  return { block: out, harnessOptions: spec.harnessOptions };
+  return { block: out, harnessOptions: spec.harnessOptions, limits: spec.limits };
 }
 
 /** One issue of the env table as a line: `env.agent.judge is not known: ...`. */
@@ -74,7 +76,7 @@ function issueLine(issue: z.core.$ZodIssue): string {
 /** What each strict table of the env table holds, for messages. */
 const KNOWN: Record<string, string> = {
   env: "env.taskset, env.agent (env.harness and env.runtime are its tables one level up)",
-  "env.agent": "env.agent.harness or env.agent.runtime",
+  "env.agent": "env.agent.harness, env.agent.runtime, or the limits max_turns, timeout and max_output_tokens",
   "env.agent.runtime": "type",
   "env.runtime": "type",
 };

@@ -28,6 +28,14 @@ export const EvalSpec = z
     harnessOptions: z.record(z.string(), z.unknown()).optional(),
     /** Where each agent runs (--runtime); default local. */
     runtime: z.enum(RUNTIME_TYPES).optional(),
+    /** Limits over each task's own (a config's `[eval.env.agent]` max_turns, timeout, max_output_tokens; no flag). */
+    agentLimits: z
+      .object({
+        maxTurns: z.number().int().positive().optional(),
+        timeSeconds: z.number().positive().optional(),
+        maxCompletionTokens: z.number().int().positive().optional(),
+      })
+      .optional(),
     /** Settings applied to the loaded environment (`-x`), e.g. max_turns. */
     extraEnvKwargs: z.record(z.string(), z.unknown()).default({}),
     /** A model id or an endpoint_id of the registry; absent: the built-in local model. */

@@ -57,6 +57,7 @@ export async function loadEvalEnv(spec: EvalSpec, options: { envServer: boolean 
     extraEnvKwargs: spec.extraEnvKwargs,
     ...(spec.harness !== undefined ? { harness: spec.harness } : {}),
     ...(spec.harnessOptions !== undefined ? { harnessOptions: spec.harnessOptions } : {}),
+    ...(spec.agentLimits !== undefined ? { limits: spec.agentLimits } : {}),
     ...(spec.runtime !== undefined ? { runtime: spec.runtime } : {}),
   });
   return { ...loaded, agents: true };
