@@ -88,11 +88,11 @@ function isFresh(dir) {
 /**
  * Files of src/ that exist for tests only, never built or shipped: tests (x.test.ts), contract suites
  * run by several tests (x.contract.ts), fixtures (x.fixture.jsonl, fixtures/), test packages
- * (test-packages/) and a folder's helpers for its tests (test-support.ts). tsconfig.build.json
+ * (test-packages/) and a folder's helpers for its tests (test-support.ts, x-test-support.ts). tsconfig.build.json
  * excludes the same TypeScript files.
  */
 const TEST_ONLY =
-  /\.test\.|\.contract\.|\.fixture\.|(^|\/)test-support\.ts$|(^|\/)(fixtures|test-packages)\//;
+  /\.test\.|\.contract\.|\.fixture\.|test-support\.ts$|(^|\/)(fixtures|test-packages)\//;
 
 /** Non-TypeScript files of src/ that run with the package. */
 function assets(dir) {
