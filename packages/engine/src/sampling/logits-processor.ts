@@ -28,6 +28,12 @@ export interface Pick extends TokenLogprob {
   top: TokenLogprob[];
 }
 
+/** A given token scored (see `LogitsProcessor.score`). */
+export interface Scored extends Pick {
+  /** 1 + how many tokens are more likely than it. */
+  rank: number;
+}
+
 /** The WebAssembly memory of a thread's processors: their z, and the two kernels over it. */
 interface SharedMemory {
   z: Float64Array;
@@ -136,6 +142,29 @@ export class LogitsProcessor {
       logprob = z[token]! - lse;
     }
     return { token, logprob, top: topLogprobs > 0 ? this.top(topLogprobs, lse) : [] };
+  }
+
+  /**
+   * Scores a token that was given, not drawn (a prompt's next token): its logprob under the raw
+   * softmax of logits[off .. off+V) (temperature 1, no penalty, no truncation, as vLLM's
+   * prompt_logprobs), its rank (1 for the most likely) and the `topLogprobs` most likely tokens.
+   * The arithmetic is `pick`'s, so a token sampled at temperature 1 with nothing else scores the
+   * logprob its sampler reported, bit for bit.
+   */
+  score(logits: Floats, off: number, token: number, topLogprobs = 0): Scored {
+    const { V, z, keep } = this;
+    for (let i = 0; i < V; i++) z[i] = logits[off + i]!;
+    keep.fill(1);
+    this.allKept = true;
+    const lse = this.logSumExp();
+    let above = 0;
+    for (let i = 0; i < V; i++) if (z[i]! > z[token]!) above += 1;
+    return {
+      token,
+      logprob: z[token]! - lse,
+      rank: above + 1,
+      top: topLogprobs > 0 ? this.top(topLogprobs, lse) : [],
+    };
   }
 
   /** The k kept tokens of highest z (ties: lower id first), with logprob z − lse. */

@@ -3,7 +3,9 @@
  * encoded byte by byte after `<|bos|>`, with special-token names in it (`<|user|>`, ...) read as
  * the special tokens; a token-id prompt is used as it is. Choice j of prompt i has index i·n + j.
  * With `return_token_ids` (or `logprobs`), each choice carries vLLM's `prompt_token_ids` and
- * `token_ids`.
+ * `token_ids`. With vLLM's `prompt_logprobs`, each choice also carries the scores of its prompt's
+ * tokens, from one forward pass over the prompt (a frozen teacher scoring a student's samples sends
+ * the sample as a token-id prompt with `max_tokens` 1, as vLLM needs at least one new token).
  */
 import { randomBytes } from "node:crypto";
 import type { Context } from "hono";
@@ -17,7 +19,7 @@ import { samplingParamsOf } from "./request-sampling.ts";
 import { CompletionRequest } from "./request-schemas.ts";
 import { checkModel, generateChoices, type RouteContext } from "./route-context.ts";
 import { TextStream } from "./text-stream.ts";
-import { legacyLogprobs } from "./token-logprobs.ts";
+import { legacyLogprobs, promptLogprobs } from "./token-logprobs.ts";
 
 /** Answers one completions request; generation stops when the client goes away. */
 export async function completions(c: Context, body: unknown, ctx: RouteContext): Promise<Response> {
@@ -27,6 +29,12 @@ export async function completions(c: Context, body: unknown, ctx: RouteContext):
   checkModel(request.model, ctx);
   if (request.echo) throw badRequest("echo is not supported by this engine: remove it", "echo");
   if (request.suffix) throw badRequest("suffix is not supported by this engine: remove it", "suffix");
+  if (request.prompt_logprobs != null && request.stream === true) {
+    throw badRequest(
+      "prompt_logprobs is not supported when streaming: remove stream or prompt_logprobs",
+      "stream",
+    );
+  }
   const prompts = promptTokens(request.prompt, ctx.config);
   const paramsList = prompts.map((p) => samplingParamsOf(request, p.length, ctx.config, ctx.defaults));
   const n = request.n ?? 1;
@@ -38,6 +46,10 @@ export async function completions(c: Context, body: unknown, ctx: RouteContext):
   const signal = c.req.raw.signal;
 
   if (request.stream !== true) {
+    const promptScores =
+      request.prompt_logprobs == null
+        ? null
+        : await Promise.all(prompts.map((p) => ctx.scheduler.score(p, request.prompt_logprobs!)));
     const generated = await Promise.all(
       prompts.map((prompt, i) => generateChoices(ctx, prompt, paramsList[i]!, n, { topLogprobs, signal })),
     );
@@ -55,6 +67,7 @@ export async function completions(c: Context, body: unknown, ctx: RouteContext):
           finish_reason: g.sequence.finishReason,
           stop_reason: g.sequence.stopReason,
           ...(returnTokens ? { prompt_token_ids: prompts[i], token_ids: g.sequence.tokens } : {}),
+          ...(promptScores ? { prompt_logprobs: promptLogprobs(promptScores[i]!) } : {}),
         })),
       ),
       usage: usage(promptCount, generated.flat()),

@@ -17,7 +17,8 @@ import { availableParallelism } from "node:os";
 import { EngineError } from "../errors.ts";
 import type { Transformer } from "../model.ts";
 import { checkPrompt, type TokenEvent } from "../sampling/batch-sampler.ts";
-import type { TokenLogprob } from "../sampling/logits-processor.ts";
+import type { Scored, TokenLogprob } from "../sampling/logits-processor.ts";
+import { scorePrompt } from "../sampling/prompt-logprobs.ts";
 import type { SampledSequence, SamplingParams } from "../trainer/protocol.ts";
 import { type GenerationLane, type LaneEvent, type LaneListener, LocalLane } from "./generation-lane.ts";
 import { WorkerLane } from "./worker-lane.ts";
@@ -162,6 +163,17 @@ export class GenerationScheduler {
     });
     this.updates = update.catch(() => undefined);
     return update;
+  }
+
+  /**
+   * Scores each token of `prompt` given the tokens before it (prompt-logprobs.ts), in one forward
+   * pass on this thread, with the weights a sequence started now would sample with: a weight update
+   * asked for before this call is waited for.
+   */
+  async score(prompt: readonly number[], topLogprobs = 0): Promise<Scored[]> {
+    await this.updates;
+    if (this.closed) throw new GenerationCancelledError("the server is closing");
+    return scorePrompt(this.model, prompt, topLogprobs);
   }
 
   /** Cancels every sequence (their promises reject), stops the worker thread and refuses new work. */

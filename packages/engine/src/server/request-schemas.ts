@@ -1,7 +1,7 @@
 /**
  * The request bodies the engine server accepts: OpenAI's chat-completions and completions requests
  * with vLLM's extra sampling fields (top_k, min_p, repetition_penalty, stop_token_ids, ignore_eos,
- * return_token_ids), and vLLM's weight-update request. Unknown fields are dropped, as OpenAI
+ * return_token_ids, and prompt_logprobs on completions), and vLLM's weight-update request. Unknown fields are dropped, as OpenAI
  * clients send many this server has no use for (user, metadata, store, ...); `null` means absent.
  */
 import { z } from "zod";
@@ -95,6 +95,11 @@ export const CompletionRequest = z.object({
   ]),
   /** The legacy logprobs: how many alternatives to list beside each token (0 lists none). */
   logprobs: z.number().int().min(0).max(20).nullish(),
+  /**
+   * vLLM: score the prompt itself, `choices[].prompt_logprobs`: each prompt token's logprob given
+   * the tokens before it, with this many of the most likely tokens beside it (0: the token alone).
+   */
+  prompt_logprobs: z.number().int().min(0).max(20).nullish(),
   /** Only false is supported. */
   echo: z.boolean().nullish(),
   /** Only an empty suffix is supported. */

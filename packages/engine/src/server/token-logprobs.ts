@@ -4,8 +4,9 @@
  * `token_logprobs`, `top_logprobs`, `text_offset`). A byte token's text is its character when the
  * byte is ASCII, else `bytes:\xNN` as OpenAI writes one byte of a longer character; `bytes` is
  * always exact, and special tokens (the end-of-turn marker) are written by name with `bytes: null`.
+ * Also vLLM's `prompt_logprobs`, the scores of a prompt's own tokens.
  */
-import type { TokenLogprob } from "../sampling/logits-processor.ts";
+import type { Scored, TokenLogprob } from "../sampling/logits-processor.ts";
 import { tokenizer } from "../tokenizer/tokenizer.ts";
 
 /** One alternative of a chat logprobs entry. */
@@ -85,4 +86,31 @@ export function legacyLogprobs(
       : null,
     text_offset: textOffset,
   };
+}
+
+/** One entry of vLLM's `prompt_logprobs`. */
+export interface PromptLogprob {
+  logprob: number;
+  /** 1 for the most likely token at that position. */
+  rank: number;
+  decoded_token: string;
+}
+
+/**
+ * vLLM's `prompt_logprobs` of a prompt from its scores (prompt-logprobs.ts): null for the first
+ * token, which nothing precedes, then one map per position from token id (a string) to its entry:
+ * the prompt's own token, and the most likely tokens there when they were asked for.
+ */
+export function promptLogprobs(scores: readonly Scored[]): (Record<string, PromptLogprob> | null)[] {
+  return [
+    null,
+    ...scores.map((s) => {
+      const entries: Record<string, PromptLogprob> = {};
+      s.top.forEach((t, i) => {
+        entries[String(t.token)] = { logprob: t.logprob, rank: i + 1, decoded_token: tokenText(t.token) };
+      });
+      entries[String(s.token)] = { logprob: s.logprob, rank: s.rank, decoded_token: tokenText(s.token) };
+      return entries;
+    }),
+  ];
 }
