@@ -10,12 +10,15 @@
  *   batch_size = 32                          # rollouts per step
  *   rollouts_per_example = 8                 # rollouts per group (one prompt)
  *   [sampling]  max_tokens, temperature, top_p, top_k, min_p, repetition_penalty
+ *   filter_zero_advantages = true            # zero-advantage rollouts are not trained on
+ *   [[filters]] type ("gibberish", "repetition"), enforce, and the type's thresholds
  *   [[env]]     id, num_examples, [env.args]
  *               or prime-rl's agents: [env.taskset] (id and arguments), [env.agent.harness] (id and
  *               options), [env.agent.runtime] (type), declared in @vf-rl/agents/config
  */
 import { AgentTable, HarnessTable, RuntimeTable, TasksetTable } from "@vf-rl/agents/config";
 import { z } from "zod";
+import { FiltersConfig } from "./filters-config.ts";
 
 /** How rollouts sample. The same values go to the server of every turn. */
 export const SamplingConfig = z
@@ -277,6 +280,20 @@ export const TrainConfig = z
      * a batch needs at once, so fewer rounds of sampling are needed to refill it.
      */
     oversampling_factor: z.number().min(1).default(1),
+    /**
+     * prime-rl's zero-advantage filter (default true): a rollout of a kept group whose advantage is
+     * zero (its reward is its group's mean) is not sent to the trainer; the batch shrinks. The loss
+     * is a token mean over the batch, so such tokens only dilute the step's gradient; without them
+     * it is the mean over the tokens that carry a signal. Counted per step (rollout_filters).
+     */
+    filter_zero_advantages: z.boolean().default(true),
+    /**
+     * `[[filters]]`: detectors of degenerate rollouts (config/filters-config.ts), run on every
+     * rollout of a kept group: type "gibberish" (token_id_threshold, logprob_offset) and
+     * "repetition" (window, prob_threshold), each counting what it flags, and with enforce = true
+     * leaving it out of training (its reward still counts in the group's baseline). Default none.
+     */
+    filters: FiltersConfig.default([]),
     /** Seed of the data order and of every sampled token (default 0). */
     seed: z.number().int().default(0),
     /** Run folder: metrics.jsonl, checkpoints/, weights/, the reward curve (default outputs/train/<env>). */

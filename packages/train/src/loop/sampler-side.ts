@@ -9,7 +9,9 @@
  * evaluations repeat the unbroken run's.
  */
 import { evaluate, type SamplingArgs } from "@vf-rl/core";
+import { tokenizer } from "@vf-rl/engine";
 import type { DifficultyThresholds } from "../algorithm/difficulty-filter.ts";
+import { type RolloutFilterOptions, rolloutFilters } from "../algorithm/rollout-filters.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { InferenceEndpoint } from "../inference/inference-endpoint.ts";
 import type { EvalRow } from "../metrics/metrics-file.ts";
@@ -59,6 +61,11 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
     easyThreshold: config.easy_threshold,
     hardThreshold: config.hard_threshold,
   };
+  // every model the loop trains is an engine model, whose vocabulary is the byte tokenizer's
+  const filters: RolloutFilterOptions = {
+    filters: rolloutFilters(config.filters, tokenizer.vocabSize),
+    filterZeroAdvantages: config.filter_zero_advantages,
+  };
   for (let b = from; b < config.max_steps; b++) {
     const need = side.schedule.policyOf(b);
     if (!(await side.versions.until(need)) || side.signal.aborted) return;
@@ -77,6 +84,7 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
       thresholds,
       normalizeStd: config.advantage.normalize_std,
       lengthPenalty: config.advantage.length_penalty,
+      rolloutFilters: filters,
       maxConcurrent: config.max_concurrent,
       batchIndex: b,
       seed: config.seed,

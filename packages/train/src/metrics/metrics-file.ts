@@ -6,6 +6,7 @@
  */
 import { appendFile, readFile } from "node:fs/promises";
 import { z } from "zod";
+import { RolloutFiltersRow } from "./filter-report.ts";
 
 /** Milliseconds spent in each part of a step. */
 export const StepTimes = z.object({
@@ -71,6 +72,8 @@ export const TrainRow = z.object({
   /** Steps between the policy that sampled each trained rollout and the one trained: mean and max. */
   off_policy_mean: z.number(),
   off_policy_max: z.number(),
+  /** What the rollout filters flagged and left out of training (absent in rows of older runs). */
+  rollout_filters: RolloutFiltersRow.optional(),
   time_ms: StepTimes,
 });
 export type TrainRow = z.infer<typeof TrainRow>;

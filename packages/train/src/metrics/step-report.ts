@@ -7,6 +7,7 @@ import type { RolloutRecord } from "@vf-rl/core/results";
 import { meanStd } from "../algorithm/advantages.ts";
 import type { StepTrainResult } from "../algorithm/train-step.ts";
 import type { CollectedBatch, TrainEnv } from "../rollouts/collect-batch.ts";
+import { formatRolloutFilters, rolloutFiltersRow } from "./filter-report.ts";
 import type { EvalRow, StepTimes, TrainRow } from "./metrics-file.ts";
 
 /** Builds the row of step `step` (1-based: steps done after it). */
@@ -66,6 +67,7 @@ export function stepRow(
     learning_rate: trained.learningRate,
     off_policy_mean: meanStd(staleness_B).mean,
     off_policy_max: Math.max(0, ...staleness_B),
+    rollout_filters: rolloutFiltersRow(batch.rolloutFilters),
     time_ms: times,
   };
 }
@@ -122,6 +124,7 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
     g.surplus > 0 ? `${g.surplus} surplus` : "",
   ].filter(Boolean);
   const t = row.time_ms;
+  const filters = formatRolloutFilters(row.rollout_filters ?? { zero_advantage: 0 });
   return [
     `step ${row.step}/${maxSteps}`,
     `reward ${row.reward_mean.toFixed(3)} ± ${row.reward_std.toFixed(3)} (all ${row.reward_all_mean.toFixed(3)})`,
@@ -131,6 +134,7 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
     `kl ${fmt(row.mismatch_kl)}`,
     `grad ${row.grad_norm.toFixed(3)}`,
     `tokens ${compact(row.tokens.trained)}`,
+    ...(filters ? [filters] : []),
     `len ${row.completion_len_mean.toFixed(1)}`,
     `off-policy ${row.off_policy_max}`,
     `${secs(t.step)} (wait ${secs(t.wait_for_batch)}, sample ${secs(t.generate)}, train ${secs(t.forward_backward + t.optim)}, save ${secs(t.save_weights + t.checkpoint)})`,

@@ -4,6 +4,8 @@
  * policy, turns rewards into advantages, and drops the groups the difficulty filter rejects,
  * drawing more (`oversampling_factor` per missing group) until the batch is full. A round that
  * yields more groups than needed keeps the first ones in draw order and counts the rest as surplus.
+ * Within a kept group, the rollouts the rollout filters reject (algorithm/rollout-filters.ts) get no
+ * training items; the batch is not refilled for them.
  */
 import {
   type Environment,
@@ -20,6 +22,12 @@ import { type EnvClient, remoteRunner } from "@vf-rl/env-server";
 import { computeAdvantages } from "../algorithm/advantages.ts";
 import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-filter.ts";
 import { type LengthPenaltyWeights, lengthPenalties } from "../algorithm/length-penalty.ts";
+import {
+  countVerdicts,
+  judgeRollouts,
+  type RolloutFilterCounts,
+  type RolloutFilterOptions,
+} from "../algorithm/rollout-filters.ts";
 import { rolloutItems } from "../algorithm/training-items.ts";
 import { mixSeed, type PolicyClient } from "./policy-client.ts";
 import type { PromptSource } from "./prompt-source.ts";
@@ -60,6 +68,8 @@ export interface CollectedBatch {
   /** Rounds of sampling it took. */
   rounds: number;
   generationMs: number;
+  /** What the rollout filters flagged and left out of the batch's groups (algorithm/rollout-filters.ts). */
+  rolloutFilters: RolloutFilterCounts;
 }
 
 /** An environment to train on. */
@@ -108,6 +118,8 @@ export interface CollectBatchOptions {
   signal?: AbortSignal;
   /** Rounds in a row that keep nothing before giving up (default 10). */
   maxBarrenRounds?: number;
+  /** Which rollouts of a kept group are trained on ([[filters]], filter_zero_advantages); absent: all. */
+  rolloutFilters?: RolloutFilterOptions;
 }
 
 /** Collects one batch; see the file comment. Throws CancelledError-carrying results via `signal`. */
@@ -173,6 +185,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
     all_records_env,
     rounds,
     generationMs: performance.now() - started,
+    rolloutFilters: filterCounts(groups_P, options),
   };
 }
 
@@ -284,11 +297,40 @@ function trainGroup(group: DrawnGroup, options: CollectBatchOptions): TrainGroup
         "for a model turn: training needs vLLM's token fields; serve the policy with vf serve, or vLLM with return_token_ids support",
     );
   });
+  // a rollout the filters leave out keeps its reward in the baseline above, but no tokens to train
+  const verdicts_G = verdicts(group.records_G, advantages_G, options);
   return {
     envIndex: group.envIndex,
     records_G: group.records_G,
     advantages_G,
-    items_G_D,
+    items_G_D: items_G_D.map((items_D, g) => (verdicts_G[g]?.dropped ? [] : items_D)),
     versions_G: group.versions_G,
   };
+}
+
+/** The rollout filters' verdicts on a group (none without filters: every rollout trained). */
+function verdicts(
+  records_G: readonly RolloutRecord[],
+  advantages_G: readonly number[],
+  options: CollectBatchOptions,
+) {
+  return options.rolloutFilters ? judgeRollouts(records_G, advantages_G, options.rolloutFilters) : [];
+}
+
+/** What the rollout filters did to a batch's groups; throws when they left it nothing to train on. */
+function filterCounts(groups_P: readonly TrainGroup[], options: CollectBatchOptions): RolloutFilterCounts {
+  const counts = countVerdicts(groups_P.flatMap((g) => verdicts(g.records_G, g.advantages_G, options)));
+  const left = groups_P.some((g) => g.items_G_D.some((items_D) => items_D.length > 0));
+  const detectors = Object.entries(counts.detectors).filter(([, c]) => c.dropped > 0);
+  if (!left && !options.signal?.aborted && (detectors.length > 0 || counts.zeroAdvantage > 0)) {
+    const why = [
+      ...detectors.map(([type, c]) => `${c.dropped} ${type}`),
+      ...(counts.zeroAdvantage > 0 ? [`${counts.zeroAdvantage} with a zero advantage`] : []),
+    ];
+    throw new UserError(
+      `the rollout filters left batch ${options.batchIndex + 1} nothing to train on (${why.join(", ")}): ` +
+        "the policy may have collapsed; set enforce = false in [[filters]] to count such rollouts only, or loosen window/prob_threshold/logprob_offset",
+    );
+  }
+  return counts;
 }
