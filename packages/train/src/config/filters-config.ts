@@ -28,7 +28,8 @@ export const GibberishFilterConfig = z
     /**
      * Ids above this are candidates (default 127). BPE vocabularies put rare merges last; in the
      * byte tokenizer the ids above 127 are non-ASCII bytes and special tokens, which text in the
-     * shipped environments (English, code, numbers) never needs.
+     * shipped environments (English, code, numbers) never needs; <|eot|> among them, flagged only
+     * when sampled at such odds (a turn ended where the model did not mean it to).
      */
     token_id_threshold: z.number().int().nonnegative().default(127),
     /**
