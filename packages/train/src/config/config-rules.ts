@@ -71,6 +71,19 @@ export function checkConfigRules(config: TrainConfig): string[] {
       `[[env]] lists ${[...new Set(repeated)].map((id) => `"${id}"`).join(", ")} more than once: merge the tables (one id, one set of args)`,
     );
   }
+  const unweighted = config.env.filter((e) => e.ratio === undefined).map((e) => `"${envSource(e).id}"`);
+  if (unweighted.length > 0 && unweighted.length < config.env.length) {
+    problems.push(
+      `ratio is set on some [[env]] tables but not on ${unweighted.join(", ")}: set it on every [[env]] (ratio = 1 on each mixes them equally), or on none to mix in proportion to row counts`,
+    );
+  }
+  const evalIds = (config.eval?.env ?? []).map((e) => envSource(e).id);
+  const evalRepeated = evalIds.filter((id, i) => evalIds.indexOf(id) !== i);
+  if (evalRepeated.length > 0) {
+    problems.push(
+      `[[eval.env]] lists ${[...new Set(evalRepeated)].map((id) => `"${id}"`).join(", ")} more than once: evaluations are reported by id, so keep one table per environment`,
+    );
+  }
   return problems;
 }
 

@@ -20,8 +20,11 @@ export interface EnvSource {
   agent?: Pick<AgentEnvSpec, "harness" | "harnessOptions" | "runtime" | "limits">;
 }
 
+/** The keys of an [[env]] or [[eval.env]] block that name its environment. */
+export type EnvNamingKeys = Pick<EnvConfig, "id" | "args" | "taskset" | "agent" | "harness" | "runtime">;
+
 /** The block `env` read; see the file comment. The schema has checked it names an id one way. */
-export function envSource(env: EnvConfig): EnvSource {
+export function envSource(env: EnvNamingKeys): EnvSource {
   const spec = agentEnvSpec({
     ...(env.taskset ? { taskset: env.taskset } : {}),
     ...(env.agent ? { agent: env.agent } : {}),

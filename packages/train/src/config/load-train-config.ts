@@ -78,9 +78,13 @@ export function resolveTrainConfig(
       `${source.where}: model (${JSON.stringify(model)}) is not a folder: give a checkpoint folder (config.json and model.safetensors), relative to the working folder`,
     );
   }
-  config.env.forEach((env, i) => {
+  const named = [
+    ...config.env.map((env, i) => ({ env, table: `env[${i}]` })),
+    ...(config.eval?.env ?? []).map((env, i) => ({ env, table: `eval.env[${i}]` })),
+  ];
+  for (const { env, table } of named) {
     // An environment served at an address is loaded by its server, not here.
-    if (env.address !== undefined) return;
+    if (env.address !== undefined) continue;
     const { id } = envSource(env);
     try {
       findEnvironment(id);
@@ -88,9 +92,9 @@ export function resolveTrainConfig(
       if (!(error instanceof EnvironmentNotFoundError)) throw error;
       const install = error.notInstalled ? `, e.g. vf env install ${id}` : "";
       const key = env.taskset ? "taskset.id" : "id";
-      problems.push(`${source.where}: env[${i}].${key}: ${error.message}${install}`);
+      problems.push(`${source.where}: ${table}.${key}: ${error.message}${install}`);
     }
-  });
+  }
   if (problems.length > 0) throw configError(problems);
   const outputDir =
     config.output_dir ?? `outputs/train/${envSource(config.env[0]!).id.replace(/[^A-Za-z0-9._-]+/g, "-")}`;

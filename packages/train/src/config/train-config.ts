@@ -12,9 +12,11 @@
  *   [sampling]  max_tokens, temperature, top_p, top_k, min_p, repetition_penalty
  *   filter_zero_advantages = true            # zero-advantage rollouts are not trained on
  *   [[filters]] type ("gibberish", "repetition"), enforce, and the type's thresholds
- *   [[env]]     id, num_examples, [env.args]
+ *   [[env]]     id, num_examples, ratio, [env.args]
  *               or prime-rl's agents: [env.taskset] (id and arguments), [env.agent.harness] (id and
  *               options), [env.agent.runtime] (type), declared in @vf-rl/agents/config
+ *   [eval]      interval, num_examples, rollouts_per_example, [eval.sampling], and [[eval.env]]
+ *               (named as [[env]], with num_examples and rollouts_per_example of its own)
  */
 import { AgentTable, HarnessTable, RuntimeTable, TasksetTable } from "@vf-rl/agents/config";
 import { z } from "zod";
@@ -48,71 +50,108 @@ export const SamplingConfig = z
 export type SamplingConfig = z.infer<typeof SamplingConfig>;
 
 /**
- * One environment to train on; several [[env]] tables train on their mixture. An environment is
- * named by `id` (and `[env.args]`), or, as prime-rl names agents, by `[env.taskset]`; a taskset
- * package, or an environment given a harness, trains through agents: the harness's model calls are
- * the rollout's turns.
+ * The keys that name an environment, the same in [[env]] and [[eval.env]]: by `id` (and
+ * `[env.args]`), or, as prime-rl names agents, by `[env.taskset]`; a taskset package, or an
+ * environment given a harness, runs through agents: the harness's model calls are the rollout's turns.
  */
-export const EnvConfig = z
-  .object({
-    /** Environment id (`reverse-text`, `owner/name@1.0.0`) or a package folder; or `[env.taskset] id`. */
-    id: z.string().min(1).optional(),
-    /**
-     * An env server already serving this environment (`vf env serve`, e.g. "tcp://10.0.0.5:5000"):
-     * its rows come from the server and its rollouts run there, calling the policy's inference
-     * server; `id` then only names it and `args` are the server's business.
-     */
-    address: z
-      .string()
-      .regex(/^(tcp|ipc):\/\//, "must be a ZeroMQ address such as tcp://127.0.0.1:5000")
-      .optional(),
-    /** Arguments of the environment's loadEnvironment (the [env.args] table). */
-    args: z.record(z.string(), z.unknown()).default({}),
-    /**
-     * Cap on the training rows used (rows after a seeded shuffle), like rLLM's max_samples; default
-     * all. Several environments are mixed in proportion to their (capped) row counts.
-     */
-    num_examples: z.number().int().positive().optional(),
-    /** prime-rl's `[env.taskset]`: the taskset's id, its other keys its arguments. */
-    taskset: TasksetTable.optional(),
-    /** prime-rl's `[env.agent]`: `[env.agent.harness]` (id, options) and `[env.agent.runtime]` (type). */
-    agent: AgentTable.optional(),
-    /** `[env.harness]`, the same as `[env.agent.harness]`. */
-    harness: HarnessTable.optional(),
-    /** `[env.runtime]`, the same as `[env.agent.runtime]`. */
-    runtime: RuntimeTable.optional(),
-  })
-  .strict()
-  .superRefine((env, context) => {
+const ENV_NAMING = {
+  /** Environment id (`reverse-text`, `owner/name@1.0.0`) or a package folder; or `[env.taskset] id`. */
+  id: z.string().min(1).optional(),
+  /**
+   * An env server already serving this environment (`vf env serve`, e.g. "tcp://10.0.0.5:5000"):
+   * its rows come from the server and its rollouts run there, calling the policy's inference
+   * server; `id` then only names it and `args` are the server's business.
+   */
+  address: z
+    .string()
+    .regex(/^(tcp|ipc):\/\//, "must be a ZeroMQ address such as tcp://127.0.0.1:5000")
+    .optional(),
+  /** Arguments of the environment's loadEnvironment (the [env.args] table). */
+  args: z.record(z.string(), z.unknown()).default({}),
+  /** prime-rl's `[env.taskset]`: the taskset's id, its other keys its arguments. */
+  taskset: TasksetTable.optional(),
+  /** prime-rl's `[env.agent]`: `[env.agent.harness]` (id, options) and `[env.agent.runtime]` (type). */
+  agent: AgentTable.optional(),
+  /** `[env.harness]`, the same as `[env.agent.harness]`. */
+  harness: HarnessTable.optional(),
+  /** `[env.runtime]`, the same as `[env.agent.runtime]`. */
+  runtime: RuntimeTable.optional(),
+};
+
+/** What ENV_NAMING's keys hold, as the checks below read them. */
+interface EnvNaming {
+  id?: string | undefined;
+  address?: string | undefined;
+  args: Record<string, unknown>;
+  taskset?: unknown;
+  agent?: { harness?: unknown; runtime?: unknown } | undefined;
+  harness?: unknown;
+  runtime?: unknown;
+}
+
+/** The checks of a table of ENV_NAMING's keys (`table`: "env" or "eval.env", for messages). */
+function checkEnvNaming(table: string) {
+  return (env: EnvNaming, context: z.RefinementCtx): void => {
     const issue = (path: string, message: string) =>
       context.addIssue({ code: "custom", path: [path], message });
     if (env.id === undefined && env.taskset === undefined) {
       issue(
         "id",
-        'is missing: name the environment with id = "<environment>", or a taskset with [env.taskset] id',
+        `is missing: name the environment with id = "<environment>", or a taskset with [${table}.taskset] id`,
       );
     }
     if (env.id !== undefined && env.taskset !== undefined) {
-      issue("taskset", "names the environment a second time: keep id or [env.taskset], not both");
+      issue("taskset", `names the environment a second time: keep id or [${table}.taskset], not both`);
     }
     if (Object.keys(env.args).length > 0 && env.taskset !== undefined) {
-      issue("args", "are given twice: put the taskset's arguments in [env.taskset] beside its id");
+      issue("args", `are given twice: put the taskset's arguments in [${table}.taskset] beside its id`);
     }
     for (const key of ["harness", "runtime"] as const) {
       if (env[key] !== undefined && env.agent?.[key] !== undefined) {
         issue(
           key,
-          `is set twice, as [env.${key}] and [env.agent.${key}]: keep one (prime-rl's is env.agent.${key})`,
+          `is set twice, as [${table}.${key}] and [${table}.agent.${key}]: keep one (prime-rl's is env.agent.${key})`,
         );
       }
     }
     if (env.address !== undefined && (env.agent ?? env.harness ?? env.runtime) !== undefined) {
       issue(
         "address",
-        "serves the environment elsewhere, where its agents run: drop [env.agent] here, or address",
+        `serves the environment elsewhere, where its agents run: drop [${table}.agent] here, or address`,
       );
     }
-  });
+  };
+}
+
+/**
+ * One environment to train on; several [[env]] tables train on their mixture. It is named by the
+ * keys of ENV_NAMING (id and [env.args], or [env.taskset] with [env.agent]).
+ */
+export const EnvConfig = z
+  .object({
+    // in the order these keys had before ratio, as checkpoints compare configs by their JSON
+    id: ENV_NAMING.id,
+    address: ENV_NAMING.address,
+    args: ENV_NAMING.args,
+    /**
+     * Cap on the training rows used (rows after a seeded shuffle), like rLLM's max_samples; default
+     * all. Without `ratio`, several environments are mixed in proportion to their (capped) row counts.
+     */
+    num_examples: z.number().int().positive().optional(),
+    taskset: ENV_NAMING.taskset,
+    agent: ENV_NAMING.agent,
+    harness: ENV_NAMING.harness,
+    runtime: ENV_NAMING.runtime,
+    /**
+     * prime-rl's per-source sampling weight: each prompt comes from this environment with
+     * probability ratio / (sum of every [[env]]'s ratio), whatever the row counts ([1, 3] and
+     * [0.25, 0.75] mix alike). Set on every [[env]] or on none; none (default): in proportion to
+     * their row counts.
+     */
+    ratio: z.number().positive().optional(),
+  })
+  .strict()
+  .superRefine(checkEnvNaming("env"));
 export type EnvConfig = z.infer<typeof EnvConfig>;
 
 /** A freshly initialised engine model (instead of a checkpoint folder). */
@@ -193,7 +232,24 @@ export const AdvantageConfig = z
   .strict();
 export type AdvantageConfig = z.infer<typeof AdvantageConfig>;
 
-/** Evaluation on each environment's eval split while training. */
+/**
+ * An environment evaluated while training, as prime-rl's `eval.source[]`: named as an [[env]] is
+ * (id and [eval.env.args], or [eval.env.taskset] ...), its eval split run at every evaluation and
+ * never trained on.
+ */
+export const EvalEnvConfig = z
+  .object({
+    ...ENV_NAMING,
+    /** Rows of its eval split (default: [eval] num_examples). */
+    num_examples: z.number().int().positive().optional(),
+    /** Rollouts per row (default: [eval] rollouts_per_example). */
+    rollouts_per_example: z.number().int().positive().optional(),
+  })
+  .strict()
+  .superRefine(checkEnvNaming("eval.env"));
+export type EvalEnvConfig = z.infer<typeof EvalEnvConfig>;
+
+/** Evaluation while training: each training environment's eval split, or the [[eval.env]] sources. */
 export const EvalConfig = z
   .object({
     /** Evaluate every this many steps (and before the first and after the last); 0: only those two. */
@@ -204,6 +260,11 @@ export const EvalConfig = z
     rollouts_per_example: z.number().int().positive().default(1),
     /** Sampling args of evaluations that differ from [sampling], e.g. temperature (default none). */
     sampling: SamplingConfig.partial().default({}),
+    /**
+     * The environments to evaluate ([[eval.env]] tables), instead of the training ones; absent
+     * (default): each [[env]]'s eval split.
+     */
+    env: z.array(EvalEnvConfig).min(1).optional(),
   })
   .strict();
 export type EvalConfig = z.infer<typeof EvalConfig>;

@@ -1,7 +1,7 @@
 /**
- * @vf-rl/train/testing: what the train package's tests use, for tests of code built on it: the path
- * of the toy `vowels` environment (a tiny fresh model learns it in a few dozen steps) and a config
- * of a tiny run on it.
+ * @vf-rl/train/testing: what the train package's tests use, for tests of code built on it: the paths
+ * of the toy `vowels` environment (a tiny fresh model learns it in a few dozen steps) and of
+ * `consonants` (for runs of several environments), and a config of a tiny run on vowels.
  */
 import { fileURLToPath } from "node:url";
 import { initParameters, parameterCount, parseModelConfig, saveCheckpoint, tokenizer } from "@vf-rl/engine";
@@ -9,6 +9,9 @@ import type { TrainConfigInput } from "../config/train-config.ts";
 
 /** Folder of the `vowels` environment package: reward = share of vowels in what the model writes. */
 export const VOWELS_ENV = fileURLToPath(new URL("./envs/vowels", import.meta.url));
+
+/** Folder of the `consonants` environment package, a second toy env for runs of several: reward = share of consonants. */
+export const CONSONANTS_ENV = fileURLToPath(new URL("./envs/consonants", import.meta.url));
 
 /** A raw config (as parsed from TOML) of a run that takes a few seconds: a fresh 1-layer model on `vowels`. */
 export function tinyRunConfig(
