@@ -9,6 +9,7 @@ import { createLocalTrainer, HttpTrainer, type Trainer, tokenizer } from "@vf-rl
 import { EnvClient, ServedEnvironment } from "@vf-rl/env-server";
 import { type EnvSource, envSource } from "../config/env-source.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import type { EnvConfig, EvalEnvConfig } from "../config/train-config.ts";
 import { vfErrorOf } from "../engine-errors.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
 
@@ -16,58 +17,81 @@ import type { TrainEnv } from "../rollouts/collect-batch.ts";
 export interface RunEnvironments {
   envs_E: TrainEnv[];
   rows_E: RolloutInput[][];
+  /** The [[eval.env]] environments: evaluated while training, never trained on (none without them). */
+  evalEnvs: TrainEnv[];
   /** Things to tell the user (an environment without an eval split, ...). */
   notices: string[];
 }
 
-/** Loads every [[env]] and its training rows (capped by num_examples, after a seeded shuffle). */
+/**
+ * Loads every [[env]] and its training rows (capped by num_examples, after a seeded shuffle), and
+ * every [[eval.env]]; when one fails, those already open are torn down.
+ */
 export async function loadRunEnvironments(config: ResolvedTrainConfig): Promise<RunEnvironments> {
   const envs_E: TrainEnv[] = [];
   const rows_E: RolloutInput[][] = [];
+  const evalEnvs: TrainEnv[] = [];
   const notices: string[] = [];
-  for (const [index, spec] of config.env.entries()) {
-    // Each environment's training rows, shuffled by the run's seed, one rollout per row.
-    const trainingRows = {
-      split: "train",
-      shuffle: true,
-      seed: config.seed,
-      rolloutsPerExample: 1,
-      ...(spec.num_examples !== undefined ? { numExamples: spec.num_examples } : {}),
-    } as const;
-    const source = envSource(spec);
-    if (spec.address !== undefined) {
-      const server = new EnvClient(spec.address);
-      const env = await ServedEnvironment.connect(server).catch((error: unknown) => {
-        server.close();
-        throw error;
+  try {
+    for (const [index, spec] of config.env.entries()) {
+      const opened = await openEnv(spec, "env", index);
+      envs_E.push(opened);
+      // Each environment's training rows, shuffled by the run's seed, one rollout per row.
+      const { inputs, warnings } = await opened.env.inputs({
+        split: "train",
+        shuffle: true,
+        seed: config.seed,
+        rolloutsPerExample: 1,
+        ...(spec.num_examples !== undefined ? { numExamples: spec.num_examples } : {}),
       });
-      env.addTeardown("close the env server connection", () => server.close());
-      const { inputs, warnings } = await env.inputs(trainingRows);
-      if (inputs.length === 0) throw new UserError(`the env server at ${spec.address} has no training rows`);
-      notices.push(...warnings.map((w) => `${source.id}: ${w}`));
-      envs_E.push({ id: source.id, env, server });
+      if (inputs.length === 0) {
+        throw new UserError(
+          spec.address !== undefined
+            ? `the env server at ${spec.address} has no training rows`
+            : `environment "${opened.id}" has no training rows: check its arguments and num_examples`,
+        );
+      }
+      notices.push(...warnings.map((w) => `${opened.id}: ${w}`));
       rows_E.push(inputs);
-      continue;
     }
-    const argsKey = spec.taskset ? `env[${index}].taskset` : `env[${index}].args`;
-    const { env, id } = await loadTrainEnv(source).catch((error: unknown) => {
-      if (!(error instanceof EnvArgsError)) throw error;
-      const table = spec.taskset ? "[env.taskset]" : "[env.args]";
-      throw new ConfigError(
-        `${error.message}: fix them in ${table} of the [[env]] block for "${source.id}"`,
-        argsKey,
-      );
-    });
-    const { inputs, warnings } = await env.inputs(trainingRows);
-    if (inputs.length === 0) {
-      await env.teardown();
-      throw new UserError(`environment "${id}" has no training rows: check its arguments and num_examples`);
+    for (const [index, spec] of (config.eval?.env ?? []).entries()) {
+      evalEnvs.push(await openEnv(spec, "eval.env", index));
     }
-    notices.push(...warnings.map((w) => `${id}: ${w}`));
-    envs_E.push({ id, env });
-    rows_E.push(inputs);
+  } catch (error) {
+    for (const { env } of [...envs_E, ...evalEnvs]) await env.teardown();
+    throw error;
   }
-  return { envs_E, rows_E, notices };
+  return { envs_E, rows_E, evalEnvs, notices };
+}
+
+/**
+ * The environment of an [[env]] or [[eval.env]] block (`table`, its `index`-th): served at its
+ * address, or loaded here; bad arguments are told with the block's key.
+ */
+async function openEnv(
+  spec: EnvConfig | EvalEnvConfig,
+  table: "env" | "eval.env",
+  index: number,
+): Promise<TrainEnv> {
+  const source = envSource(spec);
+  if (spec.address !== undefined) {
+    const server = new EnvClient(spec.address);
+    const env = await ServedEnvironment.connect(server).catch((error: unknown) => {
+      server.close();
+      throw error;
+    });
+    env.addTeardown("close the env server connection", () => server.close());
+    return { id: source.id, env, server };
+  }
+  const { env, id } = await loadTrainEnv(source).catch((error: unknown) => {
+    if (!(error instanceof EnvArgsError)) throw error;
+    const args = spec.taskset ? "taskset" : "args";
+    throw new ConfigError(
+      `${error.message}: fix them in [${table}.${args}] of the [[${table}]] block for "${source.id}"`,
+      `${table}[${index}].${args}`,
+    );
+  });
+  return { id, env };
 }
 
 /**

@@ -25,9 +25,11 @@ import {
 import { MetricsLog, type MetricsRow } from "../metrics/metrics-file.ts";
 import { writeRewardCurve } from "../metrics/reward-curve.ts";
 import { formatEvalLine } from "../metrics/step-report.ts";
+import { envWeights } from "../rollouts/env-weights.ts";
 import { PolicyClient } from "../rollouts/policy-client.ts";
 import { PromptSource } from "../rollouts/prompt-source.ts";
 import { RunLayout } from "../run-layout.ts";
+import { evalSources } from "./eval-sources.ts";
 import { BatchQueue, PolicyVersions } from "./handoff.ts";
 import { OffPolicySchedule } from "./off-policy.ts";
 import { loadRunEnvironments, openTrainer } from "./open-run.ts";
@@ -91,7 +93,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
   await makeFolder(layout.checkpointsDir);
   await makeFolder(layout.weightsDir);
   const metrics = new MetricsLog(layout.metricsFile);
-  const { envs_E, rows_E, notices } = await loadRunEnvironments(config);
+  const { envs_E, rows_E, evalEnvs, notices } = await loadRunEnvironments(config);
   for (const notice of [...configNotes(config), ...notices]) log(`note: ${notice}`);
   let trainer: Trainer | undefined;
   let inference: InferenceEndpoint | undefined;
@@ -130,7 +132,8 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
       schedule,
       layout,
       envs_E,
-      source: new PromptSource(rows_E, config.seed, restored?.source),
+      evals: config.eval ? evalSources(config.eval, envs_E, evalEnvs) : [],
+      source: new PromptSource(rows_E, config.seed, restored?.source, envWeights(config.env)),
       inference,
       client,
       sampling: samplingArgs(config),
@@ -201,7 +204,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
     await sampling; // never rejects: its errors went to the trainer side
     await inference?.close();
     await trainer?.close();
-    for (const { env } of envs_E) await env.teardown();
+    for (const { env } of [...envs_E, ...evalEnvs]) await env.teardown();
   }
 }
 

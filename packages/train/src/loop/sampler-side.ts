@@ -3,10 +3,11 @@
  * sampled with (off-policy.ts) is published, have the inference server load it, evaluate it when
  * an evaluation is due, collect the batch, and queue it for the trainer.
  *
- * An evaluation runs each environment's eval split (its first `num_examples` rows, the same rows
- * every time) against the policy the inference server holds, with the training sampling args
- * (overridden by [eval.sampling]) and a seed fixed per policy version, so a resumed run's
- * evaluations repeat the unbroken run's.
+ * An evaluation runs each eval source's eval split (eval-sources.ts: the training environments, or
+ * the [[eval.env]] ones; its first `num_examples` rows, the same rows every time) against the
+ * policy the inference server holds, with the training sampling args (overridden by
+ * [eval.sampling]) and a seed fixed per policy version, so a resumed run's evaluations repeat the
+ * unbroken run's.
  */
 import { evaluate, type SamplingArgs } from "@vf-rl/core";
 import { tokenizer } from "@vf-rl/engine";
@@ -20,6 +21,7 @@ import { type CollectedBatch, collectBatch, serverRunner, type TrainEnv } from "
 import { mixSeed, type PolicyClient } from "../rollouts/policy-client.ts";
 import type { PromptSource, PromptSourceState } from "../rollouts/prompt-source.ts";
 import type { RunLayout } from "../run-layout.ts";
+import type { EvalSource } from "./eval-sources.ts";
 import type { BatchQueue, PolicyVersions } from "./handoff.ts";
 import type { OffPolicySchedule } from "./off-policy.ts";
 
@@ -40,6 +42,8 @@ export interface SamplerSide {
   schedule: OffPolicySchedule;
   layout: RunLayout;
   envs_E: readonly TrainEnv[];
+  /** What evaluations run (eval-sources.ts); empty without [eval]. */
+  evals: readonly EvalSource[];
   source: PromptSource;
   inference: InferenceEndpoint;
   client: PolicyClient;
@@ -120,7 +124,8 @@ export async function evaluateIfDue(side: SamplerSide, version: number): Promise
   const evalConfig = config.eval;
   if (evalConfig === undefined || !evalDue(config, version) || side.evaluated.has(version)) return;
   const rows: EvalRow[] = [];
-  for (const [index, { id, env, server }] of side.envs_E.entries()) {
+  for (const [index, { env: source, numExamples, rolloutsPerExample }] of side.evals.entries()) {
+    const { id, env, server } = source;
     const started = performance.now();
     const sampling = { ...side.sampling, ...evalConfig.sampling };
     const result = await evaluate(env, {
@@ -129,8 +134,8 @@ export async function evaluateIfDue(side: SamplerSide, version: number): Promise
       clients: side.client.forGroup(mixSeed(config.seed, 0xe7a1, index, version)),
       model: side.inference.model,
       sampling,
-      numExamples: evalConfig.num_examples,
-      rolloutsPerExample: evalConfig.rollouts_per_example,
+      numExamples,
+      rolloutsPerExample,
       maxConcurrent: config.max_concurrent,
       maxRetries: 2,
       signal: side.signal,

@@ -10,6 +10,7 @@ import { type LossInput, type LrSchedule, learningRateAt, type Trainer } from "@
 import { trainStep } from "../algorithm/train-step.ts";
 import { type RunProgress, saveRunCheckpoint } from "../checkpoints/run-checkpoint.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import { formatEnvLines } from "../metrics/env-report.ts";
 import type { MetricsLog, MetricsRow } from "../metrics/metrics-file.ts";
 import { formatStepLine, stepRow } from "../metrics/step-report.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
@@ -111,6 +112,7 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
     });
     await t.writeRow(row);
     t.log(formatStepLine(row, config.max_steps));
+    for (const line of formatEnvLines(row.per_env ?? {}, row.env_reward)) t.log(line);
     checkpointMs = 0;
     stepStarted = performance.now();
     const interval = config.checkpoints.interval;

@@ -6,6 +6,7 @@
  */
 import { appendFile, readFile } from "node:fs/promises";
 import { z } from "zod";
+import { EnvStepRow } from "./env-report.ts";
 import { RolloutFiltersRow } from "./filter-report.ts";
 
 /** Milliseconds spent in each part of a step. */
@@ -39,6 +40,11 @@ export const TrainRow = z.object({
   reward_all_mean: z.number(),
   /** Mean reward per environment, over every rollout sampled for the step. */
   env_reward: z.record(z.string(), z.number()),
+  /**
+   * Each environment's part of the batch, by id (env-report.ts): share of the rollouts trained on,
+   * groups drawn and kept, reward of its kept rollouts. Absent in runs written before it.
+   */
+  per_env: z.record(z.string(), EnvStepRow).optional(),
   /** What the difficulty filter did with the groups sampled for this step. */
   groups: z.object({
     drawn: z.number().int(),

@@ -7,6 +7,7 @@ import type { RolloutRecord } from "@vf-rl/core/results";
 import { meanStd } from "../algorithm/advantages.ts";
 import type { StepTrainResult } from "../algorithm/train-step.ts";
 import type { CollectedBatch, TrainEnv } from "../rollouts/collect-batch.ts";
+import { envStepRows } from "./env-report.ts";
 import { formatRolloutFilters, rolloutFiltersRow } from "./filter-report.ts";
 import type { EvalRow, StepTimes, TrainRow } from "./metrics-file.ts";
 
@@ -37,6 +38,7 @@ export function stepRow(
     reward_std: rewards.std,
     reward_all_mean: meanStd(batch.all_records.map((r) => r.reward)).mean,
     env_reward: envReward,
+    per_env: envStepRows(batch, envs_E),
     groups: {
       drawn: counts.drawn,
       kept: counts.kept,

@@ -65,6 +65,8 @@ export interface CollectedBatch {
   all_records: RolloutRecord[];
   /** The [[env]] index of each of `all_records`. */
   all_records_env: number[];
+  /** Groups drawn from each [[env]] for this batch (sampled in its rounds). */
+  drawn_E: number[];
   /** Rounds of sampling it took. */
   rounds: number;
   generationMs: number;
@@ -137,6 +139,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
   const groups_P: TrainGroup[] = [];
   const all_records: RolloutRecord[] = [];
   const all_records_env: number[] = [];
+  const drawn_E = options.envs_E.map(() => 0);
   let rounds = 0;
   let barren = 0;
   const maxBarren = options.maxBarrenRounds ?? 10;
@@ -151,6 +154,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
     for (const group of drawn) {
       all_records.push(...group.records_G);
       for (const _ of group.records_G) all_records_env.push(group.envIndex);
+      drawn_E[group.envIndex]! += 1;
       if (group.errored) {
         counts.errored += 1;
         continue;
@@ -183,6 +187,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
     counts,
     all_records,
     all_records_env,
+    drawn_E,
     rounds,
     generationMs: performance.now() - started,
     rolloutFilters: filterCounts(groups_P, options),

@@ -37,6 +37,18 @@ describe("the prompt source", () => {
     expect(share).toBeLessThan(0.28);
   });
 
+  it("mixes environments by their weights ([[env]] ratio), whatever their row counts", () => {
+    const envs = [rows("a", 100), rows("b", 300)];
+    const share = (weights_E?: number[]): number => {
+      const drawn = draw(new PromptSource(envs, 0, undefined, weights_E), 4000);
+      return drawn.filter((d) => d.startsWith("0:")).length / drawn.length;
+    };
+    expect(share([3, 1])).toBeGreaterThan(0.72);
+    expect(share([3, 1])).toBeLessThan(0.78);
+    expect(share([0.75, 0.25])).toBe(share([3, 1])); // only the proportion counts
+    expect(share()).toBeLessThan(0.28); // no weights: row counts, 1 to 3
+  });
+
   it("continues exactly from a saved state, as a resumed run must", () => {
     const envs = [rows("a", 7), rows("b", 5)];
     const unbroken = new PromptSource(envs, 11);

@@ -1,9 +1,9 @@
 /**
  * The order in which prompts are drawn for training: a mixture of the environments' training rows,
- * each environment chosen with probability proportional to its row count, and within one
- * environment every row once per epoch in a seeded shuffled order. The position in that order and
- * the generator's state are data (`PromptSourceState`), saved in every checkpoint, so a resumed run
- * draws the same prompts as an unbroken one.
+ * each environment chosen with probability proportional to its weight (its [[env]] ratio, else its
+ * row count), and within one environment every row once per epoch in a seeded shuffled order. The
+ * position in that order and the generator's state are data (`PromptSourceState`), saved in every
+ * checkpoint, so a resumed run draws the same prompts as an unbroken one.
  */
 import { type RolloutInput, seededShuffle } from "@vf-rl/core";
 import { Rng } from "@vf-rl/engine";
@@ -31,18 +31,24 @@ export class PromptSource {
   private readonly rng: Rng;
   private readonly cursors: { epoch: number; position: number }[];
   private readonly orders = new Map<number, { epoch: number; order: number[] }>();
+  private readonly weights_E: readonly number[];
   private readonly total: number;
 
-  /** `rows_E` holds each environment's training rows (one input per row). */
+  /**
+   * `rows_E` holds each environment's training rows (one input per row), `weights_E` its relative
+   * weight in the mixture (its [[env]] ratio; env-weights.ts), by default its row count.
+   */
   constructor(
     private readonly rows_E: readonly (readonly RolloutInput[])[],
     private readonly seed: number,
     state?: PromptSourceState,
+    weights_E?: readonly number[],
   ) {
     if (rows_E.some((rows) => rows.length === 0)) {
       throw new RangeError("every environment needs at least one training row");
     }
-    this.total = rows_E.reduce((n, rows) => n + rows.length, 0);
+    this.weights_E = weights_E ?? rows_E.map((rows) => rows.length);
+    this.total = this.weights_E.reduce((a, b) => a + b, 0);
     if (state) {
       if (state.cursors.length !== rows_E.length) {
         throw new RangeError(
@@ -61,8 +67,8 @@ export class PromptSource {
   next(): DrawnPrompt {
     let pick = this.rng.nextFloat() * this.total;
     let envIndex = 0;
-    while (pick >= this.rows_E[envIndex]!.length && envIndex < this.rows_E.length - 1) {
-      pick -= this.rows_E[envIndex]!.length;
+    while (pick >= this.weights_E[envIndex]! && envIndex < this.rows_E.length - 1) {
+      pick -= this.weights_E[envIndex]!;
       envIndex += 1;
     }
     const rows = this.rows_E[envIndex]!;
