@@ -5,11 +5,8 @@
  * out for the eval loss when no source has held-out ones, and runs the loop (sft-loop.ts).
  * The engine's errors (a bad checkpoint or model config) come out as vf's.
  */
-import { UserError } from "@vf-rl/core/errors";
 import {
   BASE_MODEL_DIR,
-  type BatchItem,
-  type ChatMessageInput,
   createLocalTrainer,
   type LocalTrainer,
   type ModelConfig,
@@ -17,7 +14,7 @@ import {
   tokenizer,
 } from "@vf-rl/engine";
 import { vfErrorOf } from "../engine-errors.ts";
-import { conversationItem } from "./sft-example.ts";
+import { sftItems } from "./sft-items.ts";
 import { runSft, type SftProgress, type SftResult, type SftSettingsInput } from "./sft-loop.ts";
 import { loadSftConversations, type SftSourceOptions } from "./sft-sources.ts";
 
@@ -67,25 +64,11 @@ export async function fineTune(options: FineTuneOptions): Promise<SftResult> {
   const trainer = await openModel(options.model ?? { type: "checkpoint", dir: BASE_MODEL_DIR }, options);
   try {
     const config = trainer.config;
-    const fit = (conversations: ChatMessageInput[][], what: string): BatchItem[] => {
-      const items = conversations.map((messages) => conversationItem(messages));
-      const kept = items.filter((item) => item.tokens.length - 1 <= config.maxSeqLen);
-      if (kept.length < items.length) {
-        log(
-          `left out ${items.length - kept.length} of ${items.length} ${what} conversations longer than the model's context of ${config.maxSeqLen} tokens`,
-        );
-      }
-      return kept;
-    };
-    const all = fit(sources.train, "training");
-    if (all.length === 0) {
-      throw new UserError(
-        `every training conversation is longer than the model's context of ${config.maxSeqLen} tokens: use shorter data or a model with a larger maxSeqLen`,
-      );
-    }
-    const given = fit(sources.eval, "eval");
-    const { train, held } =
-      given.length > 0 ? { train: all, held: given } : holdOut(all, options.evalSize ?? 64);
+    const { train, held } = sftItems(sources, {
+      maxSeqLen: config.maxSeqLen,
+      evalSize: options.evalSize ?? 64,
+      log,
+    });
     const { steps, batchSize } = options.settings;
     log(
       `training ${describe(config)} on ${train.length} conversations (${held.length} held out), ${steps} steps of ${batchSize ?? 32}`,
@@ -113,15 +96,6 @@ async function openModel(model: StartingModel, options: FineTuneOptions): Promis
   } catch (error) {
     throw vfErrorOf(error);
   }
-}
-
-/** Evenly spaced items held out for the eval loss: `count`, at most a tenth of them. */
-function holdOut(items: BatchItem[], count: number): { train: BatchItem[]; held: BatchItem[] } {
-  if (count === 0 || items.length < 2) return { train: items, held: [] };
-  const n = Math.min(count, Math.floor(items.length / 10));
-  const every = n > 0 ? items.length / n : Infinity;
-  const picked = new Set(Array.from({ length: n }, (_, i) => Math.floor(i * every)));
-  return { train: items.filter((_, i) => !picked.has(i)), held: items.filter((_, i) => picked.has(i)) };
 }
 
 function describe(c: ModelConfig): string {

@@ -23,7 +23,9 @@ async function run(outputDir: string) {
     train: examples.slice(0, 8),
     eval: examples.slice(8),
     settings: { steps: 30, batchSize: 4, learningRate: 1e-2, saveEvery: 10, evalEvery: 10, outputDir },
-    onStep: (p) => steps.push(p.step),
+    onStep: (p) => {
+      steps.push(p.step);
+    },
   });
   await trainer.close();
   return { result, steps };

@@ -6,7 +6,7 @@
  * It knows nothing of where the examples come from (sft-sources.ts, sft-example.ts; fine-tune.ts
  * puts them together for `vf sft`).
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { issueLines } from "@vf-rl/core/config";
 import { UserError } from "@vf-rl/core/errors";
@@ -56,6 +56,8 @@ export interface SftProgress {
   evalLoss: number | null;
   learningRate: number;
   gradNorm: number;
+  /** Tokens (prompt and answer) of this step's examples. */
+  tokens: number;
   /** Tokens (prompt and answer) trained per second over the run so far, eval time left out. */
   tokensPerSecond: number;
   elapsedMs: number;
@@ -77,6 +79,21 @@ export interface SftResult {
   curvePath: string;
 }
 
+/**
+ * Where a run stands after a step: what a caller's checkpoint keeps, and what a resumed run is
+ * given back to continue exactly (the data order is replayed from the seed, the learning rate is a
+ * function of the step).
+ */
+export interface SftStanding {
+  /** Steps done. */
+  step: number;
+  /** The curve so far. */
+  trainLoss: LossPoint[];
+  evalLoss: LossPoint[];
+  /** Time of the steps so far, over every attempt. */
+  elapsedMs: number;
+}
+
 /** Options of `runSft`. */
 export interface SftRunOptions {
   /** The model to train (any Trainer: in-process or remote). */
@@ -86,10 +103,21 @@ export interface SftRunOptions {
   /** Held-out examples for the eval loss (may be empty). */
   eval: readonly BatchItem[];
   settings: SftSettingsInput;
-  /** Called after every step. */
-  onStep?: (progress: SftProgress) => void;
+  /** Called after every step, and awaited. */
+  onStep?: (progress: SftProgress) => void | Promise<void>;
   /** Stops after the current step; the final checkpoint is still saved. */
   signal?: AbortSignal;
+  /**
+   * Continues a run stopped after `resume.step` steps, whose trainer already holds that step's
+   * whole state (loadState): its metrics.jsonl keeps the lines up to that step.
+   */
+  resume?: SftStanding;
+  /**
+   * Saves a checkpoint from which the run can resume (the trainer's whole state, not only its
+   * weights), instead of weights in `step-N/`: after onStep at every saveEvery steps, at the last
+   * step, and when the signal stops the run. Returns the checkpoint's folder.
+   */
+  saveCheckpoint?: (standing: SftStanding) => Promise<string>;
 }
 
 /**
@@ -122,20 +150,22 @@ export async function runSft(options: SftRunOptions): Promise<SftResult> {
   await mkdir(s.outputDir, { recursive: true });
   const metricsPath = join(s.outputDir, "metrics.jsonl");
   const curvePath = join(s.outputDir, "loss-curve.svg");
-  await writeFile(metricsPath, "");
+  const resume = options.resume;
+  await writeFile(metricsPath, resume ? await linesUpTo(metricsPath, resume.step) : "");
   const batches = new BatchOrder(options.train.length, s.batchSize, s.seed);
-  const trainLoss: LossPoint[] = [];
-  const evalLoss: LossPoint[] = [];
+  for (let done = 0; done < (resume?.step ?? 0); done++) batches.next(); // the order the steps done took
+  const trainLoss: LossPoint[] = [...(resume?.trainLoss ?? [])];
+  const evalLoss: LossPoint[] = [...(resume?.evalLoss ?? [])];
   const checkpoints: string[] = [];
   const writeCurve = () =>
     writeFile(curvePath, lossCurveSvg({ title: `SFT: ${s.outputDir}`, train: trainLoss, eval: evalLoss }));
 
-  if (options.eval.length > 0)
+  if (options.eval.length > 0 && !resume)
     evalLoss.push({ step: 0, loss: await meanLoss(options.trainer, options.eval, s.batchSize) });
-  const started = performance.now();
+  const started = performance.now() - (resume?.elapsedMs ?? 0);
   let tokens = 0;
   let trainMs = 0;
-  let step = 0;
+  let step = resume?.step ?? 0;
   while (step < s.steps && !options.signal?.aborted) {
     const batch = batches.next().map((i) => options.train[i]!);
     const learningRate = learningRateAt(schedule, step);
@@ -157,40 +187,62 @@ export async function runSft(options: SftRunOptions): Promise<SftResult> {
       evalLoss.push({ step, loss: measured });
     }
     let checkpoint: string | null = null;
-    if (s.saveEvery > 0 && step % s.saveEvery === 0 && !last) {
+    const due = s.saveEvery > 0 && step % s.saveEvery === 0;
+    if (!options.saveCheckpoint && due && !last) {
       checkpoint = join(s.outputDir, `step-${step}`);
       await options.trainer.saveWeights(checkpoint);
       checkpoints.push(checkpoint);
     }
     const elapsedMs = performance.now() - started;
+    const stepTokens = batch.reduce((sum, item) => sum + item.tokens.length, 0);
     const line = {
       step,
       loss: result.loss,
       learning_rate: learningRate,
       grad_norm: optim.gradNorm,
-      tokens: batch.reduce((sum, item) => sum + item.tokens.length, 0),
+      tokens: stepTokens,
       ...(measured !== null ? { eval_loss: measured } : {}),
       elapsed_ms: Math.round(elapsedMs),
     };
     await writeFile(metricsPath, `${JSON.stringify(line)}\n`, { flag: "a" });
     if (measured !== null || checkpoint !== null) await writeCurve();
-    options.onStep?.({
+    await options.onStep?.({
       step,
       totalSteps: s.steps,
       loss: result.loss,
       evalLoss: measured,
       learningRate,
       gradNorm: optim.gradNorm,
+      tokens: stepTokens,
       tokensPerSecond: tokens / (trainMs / 1000),
       elapsedMs,
       checkpoint,
     });
+    // after onStep, so that what it recorded of this step is in the checkpoint (and a stop asked
+    // meanwhile is seen)
+    if (options.saveCheckpoint && (due || step === s.steps || options.signal?.aborted)) {
+      checkpoints.push(await options.saveCheckpoint({ step, trainLoss, evalLoss, elapsedMs }));
+    }
   }
   const finalDir = join(s.outputDir, "final");
   await options.trainer.saveWeights(finalDir);
   checkpoints.push(finalDir);
   await writeCurve();
   return { steps: step, finalDir, checkpoints, trainLoss, evalLoss, curvePath };
+}
+
+/** The lines of a metrics.jsonl of this loop up to `step` (none when the file is missing). */
+async function linesUpTo(path: string, step: number): Promise<string> {
+  const text = await readFile(path, "utf8").catch(() => "");
+  const kept = text.split("\n").filter((line) => {
+    if (line.trim() === "") return false;
+    try {
+      return ((JSON.parse(line) as { step?: unknown }).step as number) <= step;
+    } catch {
+      return false; // a killed run's partial last line
+    }
+  });
+  return kept.map((line) => `${line}\n`).join("");
 }
 
 /** Mean cross-entropy over every trained token of `items`, in chunks of `chunk` items. */

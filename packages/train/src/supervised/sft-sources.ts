@@ -50,14 +50,10 @@ export async function loadSftConversations(options: SftSourceOptions): Promise<S
     const { env } = await loadEnvironmentById(id, { args: options.envArgs });
     try {
       const train = await env.inputs({ split: "train", numExamples: options.numExamples ?? -1 });
-      result.train.push(...train.inputs.map((input) => envConversation(id, env, input)));
-      // only a real eval split: a fallback to the training rows would measure memorisation
-      const evalRows = await env.inputs({ split: "eval", numExamples: 256 });
-      if (evalRows.warnings.length === 0) {
-        result.eval.push(...evalRows.inputs.map((input) => envConversation(id, env, input)));
-      }
-      const evalNote = evalRows.warnings.length === 0 ? `, ${evalRows.inputs.length} eval rows` : "";
-      result.notes.push(`${id}: ${train.inputs.length} training rows with reference answers${evalNote}`);
+      const conversations = await envConversations(id, env, train.inputs);
+      result.train.push(...conversations.train);
+      result.eval.push(...conversations.eval);
+      result.notes.push(...conversations.notes);
     } finally {
       await env.teardown();
     }
@@ -68,6 +64,25 @@ export async function loadSftConversations(options: SftSourceOptions): Promise<S
     );
   }
   return result;
+}
+
+/**
+ * An environment's training rows as conversations (each row's prompt and reference completion),
+ * with those of its eval split when it has one of its own, and a note saying how many.
+ */
+export async function envConversations(
+  id: string,
+  env: Environment,
+  rows: readonly RolloutInput[],
+): Promise<SftConversations> {
+  const train = rows.map((input) => envConversation(id, env, input));
+  // only a real eval split: a fallback to the training rows would measure memorisation
+  const evalRows = await env.inputs({ split: "eval", numExamples: 256 });
+  const own = evalRows.warnings.length === 0;
+  const evalConversations = own ? evalRows.inputs.map((input) => envConversation(id, env, input)) : [];
+  const evalNote = own ? `, ${evalRows.inputs.length} eval rows` : "";
+  const note = `${id}: ${rows.length} training rows with reference answers${evalNote}`;
+  return { train, eval: evalConversations, notes: [note] };
 }
 
 /**
