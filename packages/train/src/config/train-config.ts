@@ -17,10 +17,13 @@
  *               options), [env.agent.runtime] (type), declared in @vf-rl/agents/config
  *   [eval]      interval, num_examples, rollouts_per_example, [eval.sampling], and [[eval.env]]
  *               (named as [[env]], with num_examples and rollouts_per_example of its own)
+ *   [sft]       a supervised stage before RL (config/sft-stage-config.ts): max_steps, batch_size,
+ *               lr, data (default: the [[env]] rows' references), min_reward, ...
  */
 import { AgentTable, HarnessTable, RuntimeTable, TasksetTable } from "@vf-rl/agents/config";
 import { z } from "zod";
 import { FiltersConfig } from "./filters-config.ts";
+import { SftStageConfig } from "./sft-stage-config.ts";
 
 /** How rollouts sample. The same values go to the server of every turn. */
 export const SamplingConfig = z
@@ -369,6 +372,11 @@ export const TrainConfig = z
     checkpoints: CheckpointsConfig.default(CheckpointsConfig.parse({})),
     trainer: TrainerConfig.default(TrainerConfig.parse({})),
     inference: InferenceConfig.default(InferenceConfig.parse({})),
+    /**
+     * A supervised stage run before RL (config/sft-stage-config.ts), whose final weights are RL's
+     * policy 0 with a fresh optimizer; absent (default): RL from `model`.
+     */
+    sft: SftStageConfig.optional(),
   })
   .strict();
 export type TrainConfig = z.infer<typeof TrainConfig>;

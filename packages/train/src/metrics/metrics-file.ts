@@ -8,6 +8,7 @@ import { appendFile, readFile } from "node:fs/promises";
 import { z } from "zod";
 import { EnvStepRow } from "./env-report.ts";
 import { RolloutFiltersRow } from "./filter-report.ts";
+import { SftRow } from "./sft-row.ts";
 
 /** Milliseconds spent in each part of a step. */
 export const StepTimes = z.object({
@@ -101,8 +102,8 @@ export const EvalRow = z.object({
 });
 export type EvalRow = z.infer<typeof EvalRow>;
 
-/** A row of metrics.jsonl. */
-export const MetricsRow = z.discriminatedUnion("kind", [TrainRow, EvalRow]);
+/** A row of metrics.jsonl (an [sft] stage's steps are rows of their own kind: sft-row.ts). */
+export const MetricsRow = z.discriminatedUnion("kind", [TrainRow, EvalRow, SftRow]);
 export type MetricsRow = z.infer<typeof MetricsRow>;
 
 /** Appends rows to a metrics file. */

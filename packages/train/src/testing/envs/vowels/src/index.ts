@@ -24,11 +24,16 @@ export const loadEnvironment = defineEnvironment({
     .object({
       turns: z.number().int().min(1).max(4).default(1),
       rows: z.number().int().positive().default(16),
+      /** Every row's reference completion, which supervised fine-tuning trains on (default: its answer). */
+      reference: z.string().min(1).optional(),
     })
     .strict(),
-  load: ({ turns, rows }) =>
+  load: ({ turns, rows, reference }) =>
     new VowelsEnv({
       maxTurns: turns,
+      ...(reference !== undefined
+        ? { referenceCompletion: () => [{ role: "assistant" as const, content: reference }] }
+        : {}),
       dataset: Dataset.fromRows(
         Array.from({ length: rows }, (_, i) => ({ question: `say ${i}`, answer: "" })),
       ),
