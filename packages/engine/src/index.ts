@@ -38,7 +38,8 @@ export { initParameters, namedTensors, parameterCount, tensorSpecs } from "./par
 export { Rng, type RngWords, splitmix32 } from "./rng.ts";
 export type { AddOptions, BatchSamplerOptions, TokenEvent } from "./sampling/batch-sampler.ts";
 export { BatchSampler, sampleBatch } from "./sampling/batch-sampler.ts";
-export type { Pick, TokenLogprob } from "./sampling/logits-processor.ts";
+export type { Pick, Scored, TokenLogprob } from "./sampling/logits-processor.ts";
+export { scorePrompt } from "./sampling/prompt-logprobs.ts";
 export type { EngineServer, EngineServerOptions, ErrorBody } from "./server/index.ts";
 export { ApiError, startEngineServer } from "./server/index.ts";
 export type { ChatMessageInput, ParsedToolCall, RenderChatOptions } from "./tokenizer/chat-template.ts";

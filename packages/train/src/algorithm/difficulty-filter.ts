@@ -10,6 +10,11 @@ export interface DifficultyThresholds {
   easyThreshold?: number | undefined;
   /** Drop a group whose mean reward is at or below this. */
   hardThreshold?: number | undefined;
+  /**
+   * Keep a group whose rollouts all scored the same (default false: dropped). On-policy
+   * distillation keeps them: their tokens carry the teacher's signal whatever the rewards.
+   */
+  keepNoSpread?: boolean | undefined;
 }
 
 /** What the filter decided about one group. */
@@ -24,5 +29,5 @@ export function judgeGroup(rewards_G: readonly number[], thresholds: DifficultyT
   if (thresholds.easyThreshold !== undefined && mean >= thresholds.easyThreshold) return "too_easy";
   if (thresholds.hardThreshold !== undefined && mean <= thresholds.hardThreshold) return "too_hard";
   const spread = Math.max(...rewards_G) - Math.min(...rewards_G);
-  return spread <= SPREAD_EPS ? "no_spread" : "keep";
+  return spread <= SPREAD_EPS && !thresholds.keepNoSpread ? "no_spread" : "keep";
 }
