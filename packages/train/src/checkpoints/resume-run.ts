@@ -11,6 +11,7 @@ import { UserError } from "@vf-rl/core";
 import type { Trainer } from "@vf-rl/engine";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import { readMetrics } from "../metrics/metrics-file.ts";
+import type { CarriedGroup } from "../rollouts/carry-buffer.ts";
 import type { PromptSourceState } from "../rollouts/prompt-source.ts";
 import type { RunLayout } from "../run-layout.ts";
 import {
@@ -82,6 +83,8 @@ export interface RestoredRun {
   step: number;
   /** The prompt source at the start of batch `step`. */
   source: PromptSourceState;
+  /** The carry buffer at the start of batch `step`. */
+  carry: CarriedGroup[];
   /** Policy versions already evaluated. */
   evaluated: Set<number>;
   elapsedMs: number;
@@ -108,5 +111,11 @@ export async function restoreRun(
   else await rm(layout.metricsFile, { force: true });
   const { rows } = existsSync(layout.metricsFile) ? await readMetrics(layout.metricsFile) : { rows: [] };
   const evaluated = new Set(rows.filter((r) => r.kind === "eval").map((r) => r.step));
-  return { step: progress.step, source: progress.source, evaluated, elapsedMs: progress.elapsed_ms };
+  return {
+    step: progress.step,
+    source: progress.source,
+    carry: progress.carry,
+    evaluated,
+    elapsedMs: progress.elapsed_ms,
+  };
 }

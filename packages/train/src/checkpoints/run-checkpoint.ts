@@ -7,6 +7,7 @@
  *                   again from those very weights
  *   metrics.jsonl   the run's metrics up to that step
  *   progress.json   the step, the data order (prompt source state, its generator included), the
+ *                   groups waiting in the carry buffer,
  *                   time spent so far, the config
  *
  * A checkpoint is built in a temporary folder and renamed into place, so a run killed at any
@@ -18,6 +19,7 @@ import { copyFile, link, mkdir, readdir, readFile, rename, rm, writeFile } from 
 import { join } from "node:path";
 import { CONFIG_FILE, type Trainer, WEIGHTS_FILE } from "@vf-rl/engine";
 import { z } from "zod";
+import { CarriedGroup } from "../rollouts/carry-buffer.ts";
 import { PromptSourceState } from "../rollouts/prompt-source.ts";
 import type { RunLayout } from "../run-layout.ts";
 
@@ -27,6 +29,8 @@ export const RunProgress = z.object({
   step: z.number().int().nonnegative(),
   /** The prompt source at the start of batch `step`. */
   source: PromptSourceState,
+  /** The carry buffer at the start of batch `step`: groups kept by earlier batches' rounds. */
+  carry: z.array(CarriedGroup).default([]),
   /** Policy versions saved under policies/. */
   policies: z.array(z.number().int().nonnegative()),
   /** Training time so far, over every attempt. */

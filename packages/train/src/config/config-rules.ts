@@ -35,6 +35,12 @@ export function checkConfigRules(config: TrainConfig): string[] {
       `max_concurrent (${config.max_concurrent}) must be at least rollouts_per_example (${group}), so a whole group runs at once: set max_concurrent to ${group} or more`,
     );
   }
+  const { max_off_policy_steps: bound, max_async_level: lag } = config;
+  if (bound < lag) {
+    problems.push(
+      `max_off_policy_steps (${bound}) must be at least max_async_level (${lag}): every batch is sampled max_async_level steps before it is trained, so every rollout would be dropped as too stale; set max_off_policy_steps to ${lag} or more, or lower max_async_level`,
+    );
+  }
   const { easy_threshold: easy, hard_threshold: hard } = config;
   if (easy !== undefined && hard !== undefined && hard >= easy) {
     problems.push(

@@ -134,6 +134,11 @@ describe("training configs", () => {
     expect(
       problems({ model: fresh, env: [{ id: VOWELS_ENV }], rollouts_per_example: 1, batch_size: 8 }),
     ).toContain("rollouts_per_example (1) must be at least 2");
+    expect(
+      problems({ model: fresh, env: [{ id: VOWELS_ENV }], max_async_level: 2, max_off_policy_steps: 1 }),
+    ).toContain(
+      "max_off_policy_steps (1) must be at least max_async_level (2): every batch is sampled max_async_level steps before it is trained, so every rollout would be dropped as too stale; set max_off_policy_steps to 2 or more, or lower max_async_level",
+    );
   });
 
   it("reject a missing model folder, an unknown environment and a bad fresh architecture", () => {

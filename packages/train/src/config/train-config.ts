@@ -335,13 +335,22 @@ export const TrainConfig = z
      * batches. 0 is fully on-policy and sequential.
      */
     max_async_level: z.number().int().nonnegative().default(1),
+    /**
+     * prime-rl's bound on staleness (default 8): a rollout trained at step n whose oldest turn was
+     * sampled by a policy older than n − max_off_policy_steps is dropped, and counted
+     * (off_policy_dropped). Batches are max_async_level steps stale when trained; the groups carried
+     * to a later batch (see oversampling_factor) grow one step staler per batch they wait. Must be
+     * at least max_async_level, or every batch would be dropped.
+     */
+    max_off_policy_steps: z.number().int().nonnegative().default(8),
     /** Drop groups whose mean reward is at or above this (absent: keep easy groups). */
     easy_threshold: z.number().optional(),
     /** Drop groups whose mean reward is at or below this (absent: keep hard groups). */
     hard_threshold: z.number().optional(),
     /**
      * Groups sampled per needed group (default 1): with filtering on, 2 samples twice the groups
-     * a batch needs at once, so fewer rounds of sampling are needed to refill it.
+     * a batch needs at once, so fewer rounds of sampling are needed to refill it. Groups kept
+     * beyond what the batch needs are carried to the next batch, which takes them before drawing.
      */
     oversampling_factor: z.number().min(1).default(1),
     /**

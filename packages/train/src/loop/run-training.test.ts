@@ -38,18 +38,25 @@ const stepNumbers = (r: TrainRow) => [
   r.reward_mean,
   r.mismatch_kl,
   r.tokens,
+  r.groups,
+  r.off_policy_max,
 ];
 
 describe("a training run", () => {
-  it.each([1, 2])(
-    "resumed from a checkpoint (max_async_level %i) takes exactly the steps of a run never stopped",
-    async (asyncLevel) => {
-      const settings = { max_async_level: asyncLevel, checkpoints: { interval: 0 } };
-      const unbroken = await runTraining({ config: config(`unbroken-${asyncLevel}`, settings), log: quiet });
+  it.each([
+    ["max_async_level 1", { max_async_level: 1 }],
+    ["max_async_level 2", { max_async_level: 2 }],
+    // 6 groups drawn for 4, then 3 for 2, ...: groups wait in the carry buffer across the checkpoint
+    ["groups carried over", { max_async_level: 1, oversampling_factor: 1.5 }],
+  ])(
+    "resumed from a checkpoint (%s) takes exactly the steps of a run never stopped",
+    async (name, overrides) => {
+      const settings = { ...overrides, checkpoints: { interval: 0 } };
+      const unbroken = await runTraining({ config: config(`unbroken-${name}`, settings), log: quiet });
       expect(unbroken).toMatchObject({ steps: 4, interrupted: false });
 
       const stop = new AbortController();
-      const broken = config(`broken-${asyncLevel}`, settings);
+      const broken = config(`broken-${name}`, settings);
       const first = await runTraining({
         config: broken,
         signal: stop.signal,
@@ -59,7 +66,10 @@ describe("a training run", () => {
         },
       });
       expect(first).toMatchObject({ steps: 2, interrupted: true });
-      expect(await checkpointSteps(new RunLayout(broken.output_dir))).toEqual([2]);
+      const layout = new RunLayout(broken.output_dir);
+      expect(await checkpointSteps(layout)).toEqual([2]);
+      const progress = JSON.parse(await readFile(join(layout.checkpoint(2), "progress.json"), "utf8"));
+      expect(progress.carry.length > 0).toBe("oversampling_factor" in overrides);
       const second = await runTraining({ config: broken, resume: true, log: quiet });
       expect(second).toMatchObject({ steps: 4, interrupted: false });
 
@@ -99,6 +109,45 @@ describe("a training run", () => {
     const svg = await readFile(result.curve.svg, "utf8");
     expect(svg).toContain("train reward");
     expect(svg).toContain("eval vowels");
+  });
+
+  it("carries the groups a round keeps beyond its batch to the next batch, which draws fewer prompts", async () => {
+    const lines: string[] = [];
+    const result = await runTraining({
+      config: config("carry", { oversampling_factor: 2 }),
+      log: (line) => lines.push(line),
+    });
+    const train = await trainRows(result.runDir);
+    // 8 groups drawn for the 4 a batch needs, one of them flat: the other 3 are the next batch's,
+    // which draws 2 for the one it still needs (without the carry buffer every step draws 8)
+    expect(train.map((r) => r.groups.drawn)).toEqual([8, 2, 8, 2]);
+    expect(train.map((r) => r.groups.carried)).toEqual([0, 3, 0, 3]);
+    expect(train.map((r) => r.rollouts)).toEqual([16, 16, 16, 16]);
+    // batch 2 (sampled by policy 1) waits a step: trained at step 3, two steps stale, within the default bound 8
+    expect(train.map((r) => r.off_policy_max)).toEqual([0, 1, 1, 2]);
+    expect(train.map((r) => r.off_policy_dropped)).toEqual([0, 0, 0, 0]);
+    expect(lines.some((l) => /^step 2\/4 \| .* \| groups 4\/2 \(1 flat, 3 carried\) \|/.test(l))).toBe(true);
+  });
+
+  it("drops the carried groups older than max_off_policy_steps, counts them and draws anew", async () => {
+    const lines: string[] = [];
+    const result = await runTraining({
+      config: config("bounded", { oversampling_factor: 2, max_off_policy_steps: 1 }),
+      log: (line) => lines.push(line),
+    });
+    const train = await trainRows(result.runDir);
+    // batch 0's carried groups train at step 1 (one step stale); batch 2's would be two at step 3
+    expect(train.map((r) => r.groups.carried)).toEqual([0, 3, 0, 0]);
+    expect(train.map((r) => r.groups.stale)).toEqual([0, 0, 0, 3]);
+    expect(train.map((r) => r.off_policy_dropped)).toEqual([0, 0, 0, 12]);
+    expect(train.map((r) => r.groups.drawn)).toEqual([8, 2, 8, 8]);
+    expect(Math.max(...train.map((r) => r.off_policy_max))).toBe(1); // never past the bound
+    expect(train.map((r) => r.rollouts)).toEqual([16, 16, 16, 16]);
+    expect(
+      lines.some((l) =>
+        /^step 4\/4 \| .* \| off-policy 1 \(stale: 3 groups, 12 rollouts dropped\) \|/.test(l),
+      ),
+    ).toBe(true);
   });
 
   it("samples from an external inference server, loading each step's weights through POST /update_weights", async () => {

@@ -25,6 +25,7 @@ import {
 import { MetricsLog, type MetricsRow } from "../metrics/metrics-file.ts";
 import { writeRewardCurve } from "../metrics/reward-curve.ts";
 import { formatEvalLine } from "../metrics/step-report.ts";
+import { CarryBuffer } from "../rollouts/carry-buffer.ts";
 import { envWeights } from "../rollouts/env-weights.ts";
 import { PolicyClient } from "../rollouts/policy-client.ts";
 import { PromptSource } from "../rollouts/prompt-source.ts";
@@ -134,6 +135,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
       envs_E,
       evals: config.eval ? evalSources(config.eval, envs_E, evalEnvs) : [],
       source: new PromptSource(rows_E, config.seed, restored?.source, envWeights(config.env)),
+      carry: new CarryBuffer(restored?.carry),
       inference,
       client,
       sampling: samplingArgs(config),
@@ -170,6 +172,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
       elapsedBefore: restored?.elapsedMs ?? 0,
       attemptStarted,
       initialSource: restored?.source ?? side.source.state(),
+      initialCarry: side.carry.state(),
       writeRow,
       log,
     }).catch((error: unknown) => {

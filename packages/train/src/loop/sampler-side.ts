@@ -17,6 +17,7 @@ import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { InferenceEndpoint } from "../inference/inference-endpoint.ts";
 import type { EvalRow } from "../metrics/metrics-file.ts";
 import { rewardInterval } from "../metrics/step-report.ts";
+import type { CarriedGroup, CarryBuffer } from "../rollouts/carry-buffer.ts";
 import { type CollectedBatch, collectBatch, serverRunner, type TrainEnv } from "../rollouts/collect-batch.ts";
 import { mixSeed, type PolicyClient } from "../rollouts/policy-client.ts";
 import type { PromptSource, PromptSourceState } from "../rollouts/prompt-source.ts";
@@ -24,6 +25,7 @@ import type { RunLayout } from "../run-layout.ts";
 import type { EvalSource } from "./eval-sources.ts";
 import type { BatchQueue, PolicyVersions } from "./handoff.ts";
 import type { OffPolicySchedule } from "./off-policy.ts";
+import { OffPolicyBound } from "./staleness.ts";
 
 /** A batch on its way to the trainer. */
 export interface ProducedBatch {
@@ -32,6 +34,8 @@ export interface ProducedBatch {
   batch: CollectedBatch;
   /** The prompt source after collecting it: where the next batch starts. */
   sourceAfter: PromptSourceState;
+  /** The carry buffer after collecting it: the groups the next batch takes first. */
+  carryAfter: CarriedGroup[];
   /** Milliseconds the inference server took to load this batch's policy (0 when it held it). */
   updateWeightsMs: number;
 }
@@ -45,6 +49,8 @@ export interface SamplerSide {
   /** What evaluations run (eval-sources.ts); empty without [eval]. */
   evals: readonly EvalSource[];
   source: PromptSource;
+  /** Groups kept beyond earlier batches' need, for the next batches. */
+  carry: CarryBuffer;
   inference: InferenceEndpoint;
   client: PolicyClient;
   sampling: SamplingArgs;
@@ -65,6 +71,7 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
     easyThreshold: config.easy_threshold,
     hardThreshold: config.hard_threshold,
   };
+  const bound = new OffPolicyBound(config.max_off_policy_steps);
   // every model the loop trains is an engine model, whose vocabulary is the byte tokenizer's
   const filters: RolloutFilterOptions = {
     filters: rolloutFilters(config.filters, tokenizer.vocabSize),
@@ -76,7 +83,8 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
     const updateWeightsMs = await loadPolicy(side, need);
     await evaluateIfDue(side, need);
     if (side.signal.aborted) return;
-    const batch = await collectBatch({
+    const aged = bound.ageOut(side.carry, b); // before the batch takes its carried groups
+    const collected = await collectBatch({
       envs_E: side.envs_E,
       source: side.source,
       client: side.client,
@@ -93,9 +101,16 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
       batchIndex: b,
       seed: config.seed,
       signal: side.signal,
+      carry: side.carry,
     });
     if (side.signal.aborted) return; // a batch cut short by Ctrl-C is not trained on
-    side.queue.push({ index: b, batch, sourceAfter: side.source.state(), updateWeightsMs });
+    side.queue.push({
+      index: b,
+      batch: bound.apply(collected, b, aged),
+      sourceAfter: side.source.state(),
+      carryAfter: side.carry.state(),
+      updateWeightsMs,
+    });
   }
 }
 

@@ -13,6 +13,7 @@ import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import { formatEnvLines } from "../metrics/env-report.ts";
 import type { MetricsLog, MetricsRow } from "../metrics/metrics-file.ts";
 import { formatStepLine, stepRow } from "../metrics/step-report.ts";
+import type { CarriedGroup } from "../rollouts/carry-buffer.ts";
 import type { TrainEnv } from "../rollouts/collect-batch.ts";
 import type { PromptSourceState } from "../rollouts/prompt-source.ts";
 import type { RunLayout } from "../run-layout.ts";
@@ -38,6 +39,8 @@ export interface TrainerSide {
   attemptStarted: number;
   /** The prompt source at the start of batch `start`. */
   initialSource: PromptSourceState;
+  /** The carry buffer at the start of batch `start`. */
+  initialCarry: CarriedGroup[];
   writeRow: (row: MetricsRow) => Promise<void>;
   log: (line: string) => void;
 }
@@ -48,6 +51,7 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
   const schedule = lrSchedule(config);
   let steps = t.start;
   let sourceAtSteps = t.initialSource;
+  let carryAtSteps = t.initialCarry;
   let checkpoint: string | undefined;
   let checkpointedStep = t.start;
   let checkpointMs = 0;
@@ -57,6 +61,7 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
     const progress: RunProgress = {
       step: steps,
       source: sourceAtSteps,
+      carry: carryAtSteps,
       policies: t.schedule.checkpointPolicies(steps),
       elapsed_ms: t.elapsedBefore + (Date.now() - t.attemptStarted),
       config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
@@ -99,6 +104,7 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
     const saveMs = performance.now() - saveStarted;
     steps += 1;
     sourceAtSteps = produced.sourceAfter;
+    carryAtSteps = produced.carryAfter;
     t.versions.publish(steps);
     const row = stepRow(steps, produced.batch, result, t.envs_E, {
       step: performance.now() - stepStarted,

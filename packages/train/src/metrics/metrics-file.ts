@@ -54,7 +54,12 @@ export const TrainRow = z.object({
     too_hard: z.number().int(),
     no_spread: z.number().int(),
     errored: z.number().int(),
+    /** Kept beyond the batch's need, carried to the next batch. */
     surplus: z.number().int(),
+    /** Taken from the carry buffer: kept by an earlier batch's round. */
+    carried: z.number().int().default(0),
+    /** Dropped as staler than max_off_policy_steps (carried groups that aged out, mostly). */
+    stale: z.number().int().default(0),
   }),
   /** Rounds of sampling the batch took (more than 1 when filtering refilled it). */
   rounds: z.number().int(),
@@ -79,6 +84,8 @@ export const TrainRow = z.object({
   /** Steps between the policy that sampled each trained rollout and the one trained: mean and max. */
   off_policy_mean: z.number(),
   off_policy_max: z.number(),
+  /** Rollouts dropped as staler than max_off_policy_steps (prime-rl's off_policy/dropped). */
+  off_policy_dropped: z.number().int().default(0),
   /** What the rollout filters flagged and left out of training (absent in rows of older runs). */
   rollout_filters: RolloutFiltersRow.optional(),
   time_ms: StepTimes,

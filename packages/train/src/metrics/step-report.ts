@@ -36,7 +36,9 @@ export function stepRow(
     time: Date.now() / 1000,
     reward_mean: rewards.mean,
     reward_std: rewards.std,
-    reward_all_mean: meanStd(batch.all_records.map((r) => r.reward)).mean,
+    // a batch made of carried groups alone sampled nothing: its trained rollouts are all there are
+    reward_all_mean:
+      batch.all_records.length > 0 ? meanStd(batch.all_records.map((r) => r.reward)).mean : rewards.mean,
     env_reward: envReward,
     per_env: envStepRows(batch, envs_E),
     groups: {
@@ -47,6 +49,8 @@ export function stepRow(
       no_spread: counts.noSpread,
       errored: counts.errored,
       surplus: counts.surplus,
+      carried: counts.carried,
+      stale: counts.stale,
     },
     rounds: batch.rounds,
     rollouts: records_B.length,
@@ -69,6 +73,7 @@ export function stepRow(
     learning_rate: trained.learningRate,
     off_policy_mean: meanStd(staleness_B).mean,
     off_policy_max: Math.max(0, ...staleness_B),
+    off_policy_dropped: counts.staleRollouts,
     rollout_filters: rolloutFiltersRow(batch.rolloutFilters),
     time_ms: times,
   };
@@ -124,7 +129,12 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
     g.no_spread > 0 ? `${g.no_spread} flat` : "",
     g.errored > 0 ? `${g.errored} errored` : "",
     g.surplus > 0 ? `${g.surplus} surplus` : "",
+    g.carried > 0 ? `${g.carried} carried` : "",
   ].filter(Boolean);
+  const stale =
+    row.off_policy_dropped > 0
+      ? ` (stale: ${g.stale} groups, ${row.off_policy_dropped} rollouts dropped)`
+      : "";
   const t = row.time_ms;
   const filters = formatRolloutFilters(row.rollout_filters ?? { zero_advantage: 0 });
   return [
@@ -138,7 +148,7 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
     `tokens ${compact(row.tokens.trained)}`,
     ...(filters ? [filters] : []),
     `len ${row.completion_len_mean.toFixed(1)}`,
-    `off-policy ${row.off_policy_max}`,
+    `off-policy ${row.off_policy_max}${stale}`,
     `${secs(t.step)} (wait ${secs(t.wait_for_batch)}, sample ${secs(t.generate)}, train ${secs(t.forward_backward + t.optim)}, save ${secs(t.save_weights + t.checkpoint)})`,
   ].join(" | ");
 }

@@ -3,7 +3,8 @@
  * of each through the environment (core's `generate`, the environment unchanged) against the
  * policy, turns rewards into advantages, and drops the groups the difficulty filter rejects,
  * drawing more (`oversampling_factor` per missing group) until the batch is full. A round that
- * yields more groups than needed keeps the first ones in draw order and counts the rest as surplus.
+ * yields more groups than needed keeps the first ones in draw order and counts the rest as surplus,
+ * which wait in the carry buffer (carry-buffer.ts): the next batch takes them before drawing.
  * Within a kept group, the rollouts the rollout filters reject (algorithm/rollout-filters.ts) get no
  * training items; the batch is not refilled for them.
  */
@@ -29,6 +30,7 @@ import {
   type RolloutFilterOptions,
 } from "../algorithm/rollout-filters.ts";
 import { rolloutItems } from "../algorithm/training-items.ts";
+import type { CarryBuffer } from "./carry-buffer.ts";
 import { mixSeed, type PolicyClient } from "./policy-client.ts";
 import type { PromptSource } from "./prompt-source.ts";
 
@@ -53,8 +55,13 @@ export interface FilterCounts {
   noSpread: number;
   /** Dropped because a rollout kept failing on the server (infrastructure errors after retries). */
   errored: number;
-  /** Kept by the filter but beyond what the batch needed. */
+  /** Kept by the filter but beyond what the batch needed: carried to the next batch. */
   surplus: number;
+  /** Taken from the carry buffer (kept by an earlier batch's round), before any drawing. */
+  carried: number;
+  /** Dropped as too stale to train (max_off_policy_steps; loop/staleness.ts): groups, and rollouts. */
+  stale: number;
+  staleRollouts: number;
 }
 
 /** A full batch and how it was collected. */
@@ -122,6 +129,8 @@ export interface CollectBatchOptions {
   maxBarrenRounds?: number;
   /** Which rollouts of a kept group are trained on ([[filters]], filter_zero_advantages); absent: all. */
   rolloutFilters?: RolloutFilterOptions;
+  /** Groups earlier batches kept beyond their need, taken first; the surplus goes there (absent: dropped). */
+  carry?: CarryBuffer;
 }
 
 /** Collects one batch; see the file comment. Throws CancelledError-carrying results via `signal`. */
@@ -135,8 +144,13 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
     noSpread: 0,
     errored: 0,
     surplus: 0,
+    carried: 0,
+    stale: 0,
+    staleRollouts: 0,
   };
-  const groups_P: TrainGroup[] = [];
+  const groups_P: TrainGroup[] = options.carry?.take(options.groups) ?? [];
+  counts.carried = groups_P.length;
+  counts.kept = groups_P.length;
   const all_records: RolloutRecord[] = [];
   const all_records_env: number[] = [];
   const drawn_E = options.envs_E.map(() => 0);
@@ -168,6 +182,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
       keptThisRound += 1;
       if (groups_P.length >= options.groups) {
         counts.surplus += 1;
+        options.carry?.put(trainGroup(group, options));
         continue;
       }
       groups_P.push(trainGroup(group, options));
