@@ -23,6 +23,8 @@ export { type AdvantageOptions, computeAdvantages, meanStd } from "./algorithm/a
 export { type DifficultyThresholds, type GroupVerdict, judgeGroup } from "./algorithm/difficulty-filter.ts";
 export { type StepTrainResult, type TrainStepOptions, trainStep } from "./algorithm/train-step.ts";
 export { type NoItemsReason, type RolloutItems, rolloutItems } from "./algorithm/training-items.ts";
+export { readRunLineage } from "./checkpoints/fork-run.ts";
+export { ForkPoint, RunLineage } from "./checkpoints/lineage.ts";
 export { latestCheckpoint, RunProgress } from "./checkpoints/run-checkpoint.ts";
 export { checkConfigRules } from "./config/config-rules.ts";
 export { type EnvSource, envSource } from "./config/env-source.ts";

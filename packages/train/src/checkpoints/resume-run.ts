@@ -1,7 +1,8 @@
 /**
- * `--resume`: finds the newest checkpoint of a run folder, checks that the config still describes
- * the same run, and puts everything back as it was after that step: the trainer's state, the
- * policies of the batches already due, metrics.jsonl as it was at that step, the data order.
+ * `--resume`: finds the newest checkpoint of a run folder (with `--resume-step N`, the one of step
+ * N), checks that the config still describes the same run, and puts everything back as it was after
+ * that step: the trainer's state, the policies of the batches already due, metrics.jsonl as it was
+ * at that step, the data order; what the run wrote after it is discarded (discard-later.ts).
  * Without `--resume`, a folder that already holds a run is refused rather than overwritten.
  */
 import { existsSync } from "node:fs";
@@ -14,12 +15,16 @@ import { readMetrics } from "../metrics/metrics-file.ts";
 import type { CarriedGroup } from "../rollouts/carry-buffer.ts";
 import type { PromptSourceState } from "../rollouts/prompt-source.ts";
 import type { RunLayout } from "../run-layout.ts";
+import { discardAfter } from "./discard-later.ts";
+import { describeLineage, type RunLineage } from "./lineage.ts";
 import {
+  checkpointSteps,
   type FoundCheckpoint,
   latestCheckpoint,
   linkOrCopy,
   METRICS_FILE,
   policyDir,
+  readCheckpoint,
   trainerStateDir,
 } from "./run-checkpoint.ts";
 
@@ -27,16 +32,18 @@ import {
 const CHANGEABLE = new Set(["max_steps", "eval", "checkpoints", "trainer", "inference", "output_dir"]);
 
 /**
- * The checkpoint to resume from (undefined: start at step 0). Throws when the folder holds a run
- * and `resume` is false, when `resume` finds no run, or when the config changed a key that decides
- * what is trained.
+ * The checkpoint to resume from (undefined: start at step 0): the newest, or the one of `step`.
+ * Throws when the folder holds a run and `resume` is false, when `resume` finds no run or no
+ * checkpoint at `step`, or when the config changed a key that decides what is trained.
  */
 export async function resumeProblems(
   layout: RunLayout,
   config: ResolvedTrainConfig,
   resume: boolean,
+  step?: number,
 ): Promise<FoundCheckpoint | undefined> {
-  const found = await latestCheckpoint(layout);
+  const newest = await latestCheckpoint(layout);
+  const found = step === undefined || newest === undefined ? newest : await checkpointAt(layout, step);
   const started = found !== undefined || existsSync(layout.metricsFile);
   if (!resume) {
     if (started) {
@@ -78,25 +85,41 @@ export async function resumeProblems(
   return found;
 }
 
-/** What a resumed run continues from. */
+/** The checkpoint of `step`; throws, listing the steps that have one, when there is none. */
+async function checkpointAt(layout: RunLayout, step: number): Promise<FoundCheckpoint> {
+  const found = await readCheckpoint(layout.checkpoint(step));
+  if (found !== undefined) return found;
+  const steps = await checkpointSteps(layout);
+  throw new UserError(
+    `--resume-step ${step}: ${layout.dir} has no checkpoint at step ${step}; steps with one: ${steps.join(", ")}`,
+  );
+}
+
+/** What a resumed (or forked) run continues from. */
 export interface RestoredRun {
   step: number;
-  /** The prompt source at the start of batch `step`. */
-  source: PromptSourceState;
+  /** The prompt source at the start of batch `step`; undefined: drawn afresh from the seed. */
+  source: PromptSourceState | undefined;
   /** The carry buffer at the start of batch `step`. */
   carry: CarriedGroup[];
   /** Policy versions already evaluated. */
   evaluated: Set<number>;
   elapsedMs: number;
+  /** The runs this one descends from (lineage.ts), saved again in its checkpoints. */
+  lineage: RunLineage;
+  /** Lines for the user: what was discarded, what starts afresh, the lineage. */
+  notes: string[];
 }
 
-/** Puts the run folder and the trainer back to the state of `found`. */
+/** Puts the run folder and the trainer back to the state of `found`, discarding what came after it. */
 export async function restoreRun(
   found: FoundCheckpoint,
   layout: RunLayout,
   trainer: Trainer,
 ): Promise<RestoredRun> {
   const { progress } = found;
+  const notes = await discardAfter(layout, progress.step);
+  if (progress.lineage.length > 0) notes.push(`lineage: ${describeLineage(progress.lineage)}`);
   await trainer.loadState(trainerStateDir(found.dir));
   for (const version of progress.policies) {
     const to = layout.weights(version);
@@ -117,5 +140,7 @@ export async function restoreRun(
     carry: progress.carry,
     evaluated,
     elapsedMs: progress.elapsed_ms,
+    lineage: progress.lineage,
+    notes,
   };
 }

@@ -8,7 +8,7 @@
  *   metrics.jsonl   the run's metrics up to that step
  *   progress.json   the step, the data order (prompt source state, its generator included), the
  *                   groups waiting in the carry buffer,
- *                   time spent so far, the config
+ *                   time spent so far, the config, the lineage of a forked run
  *
  * A checkpoint is built in a temporary folder and renamed into place, so a run killed at any
  * moment leaves either the whole checkpoint or none of it: a saved step is never lost. Weight
@@ -22,6 +22,8 @@ import { z } from "zod";
 import { CarriedGroup } from "../rollouts/carry-buffer.ts";
 import { PromptSourceState } from "../rollouts/prompt-source.ts";
 import type { RunLayout } from "../run-layout.ts";
+import { RunLineage } from "./lineage.ts";
+import { keptSteps, type Retention } from "./retention.ts";
 
 /** progress.json of a checkpoint. */
 export const RunProgress = z.object({
@@ -38,6 +40,8 @@ export const RunProgress = z.object({
   /** The resolved config of the run, to check a resume against. */
   config: z.record(z.string(), z.unknown()),
   saved_at: z.string(),
+  /** The runs this one was forked from, its parent first (empty: not a fork). */
+  lineage: RunLineage.default([]),
 });
 export type RunProgress = z.infer<typeof RunProgress>;
 
@@ -67,8 +71,8 @@ export interface SaveCheckpointOptions {
   metricsFile: string;
   trainer: Trainer;
   progress: RunProgress;
-  /** Newest checkpoints to keep; older ones are deleted. */
-  keep: number;
+  /** Which checkpoints to keep once this one is written ([checkpoints] keep_last, keep_interval). */
+  retention: Retention;
 }
 
 /** Writes the checkpoint of `progress.step` (atomically, see the file comment); returns its folder. */
@@ -89,19 +93,24 @@ export async function saveRunCheckpoint(options: SaveCheckpointOptions): Promise
   await writeFile(join(tmp, "progress.json"), `${JSON.stringify(progress, null, 2)}\n`);
   await rm(final, { recursive: true, force: true });
   await rename(tmp, final);
-  await pruneCheckpoints(layout, options.keep);
+  await pruneCheckpoints(layout, options.retention);
   return final;
 }
 
 /** The newest whole checkpoint of a run, if any. */
 export async function latestCheckpoint(layout: RunLayout): Promise<FoundCheckpoint | undefined> {
   for (const step of (await checkpointSteps(layout)).reverse()) {
-    const dir = layout.checkpoint(step);
-    const text = await readFile(join(dir, "progress.json"), "utf8").catch(() => null);
-    const parsed = text === null ? null : RunProgress.safeParse(parseJson(text));
-    if (parsed?.success) return { dir, progress: parsed.data };
+    const found = await readCheckpoint(layout.checkpoint(step));
+    if (found) return found;
   }
   return undefined;
+}
+
+/** The checkpoint in `dir` (a `checkpoints/step_N` folder), or undefined when it holds none whole. */
+export async function readCheckpoint(dir: string): Promise<FoundCheckpoint | undefined> {
+  const text = await readFile(join(dir, "progress.json"), "utf8").catch(() => null);
+  const parsed = text === null ? null : RunProgress.safeParse(parseJson(text));
+  return parsed?.success ? { dir, progress: parsed.data } : undefined;
 }
 
 /** Steps of the finished checkpoints (not temporary folders), in increasing order. */
@@ -114,10 +123,11 @@ export async function checkpointSteps(layout: RunLayout): Promise<number[]> {
     .sort((a, b) => a - b);
 }
 
-/** Deletes all but the newest `keep` checkpoints, and temporary folders left by killed runs. */
-async function pruneCheckpoints(layout: RunLayout, keep: number): Promise<void> {
+/** Deletes the checkpoints retention does not keep (retention.ts), and temporary folders left by killed runs. */
+async function pruneCheckpoints(layout: RunLayout, retention: Retention): Promise<void> {
   const steps = await checkpointSteps(layout);
-  for (const step of steps.slice(0, Math.max(0, steps.length - keep))) {
+  const kept = new Set(keptSteps(steps, retention));
+  for (const step of steps.filter((s) => !kept.has(s))) {
     await rm(layout.checkpoint(step), { recursive: true, force: true });
   }
   const names = await readdir(layout.checkpointsDir).catch(() => [] as string[]);

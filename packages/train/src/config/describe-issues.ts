@@ -5,6 +5,7 @@
  */
 import { closestMatch } from "@vf-rl/core/config";
 import type { z } from "zod";
+import { RENAMED_KEYS } from "./renamed-keys.ts";
 
 /** One message per schema issue, each starting with where the key came from (the file, or its --flag). */
 export function describeIssues(
@@ -22,6 +23,11 @@ export function describeIssues(
       const known = keysAt(schema, path);
       for (const key of issue.keys) {
         const full = dotted ? `${dotted}.${key}` : key;
+        const renamed = RENAMED_KEYS.get(full);
+        if (renamed !== undefined) {
+          messages.push(`${whereOf(full)}: ${full} is now ${renamed}: rename it`);
+          continue;
+        }
         messages.push(`${whereOf(full)}: unknown key "${full}"${suggest(key, known, path, tables)}`);
       }
       continue;

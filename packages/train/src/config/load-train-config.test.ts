@@ -111,6 +111,11 @@ describe("training configs", () => {
     );
   });
 
+  it("answer an old config's [checkpoints] keep with its new name, keep_last, in one line", () => {
+    const message = problems({ model: fresh, env: [{ id: VOWELS_ENV }], checkpoints: { keep: 3 } });
+    expect(message).toBe("run.toml: checkpoints.keep is now checkpoints.keep_last: rename it");
+  });
+
   it("check the rules between keys, each message naming keys, values and a fix", () => {
     const message = problems({
       model: fresh,

@@ -272,13 +272,21 @@ export const EvalConfig = z
   .strict();
 export type EvalConfig = z.infer<typeof EvalConfig>;
 
-/** Checkpoints for --resume. One is always written when the run ends or is interrupted. */
+/**
+ * Checkpoints for --resume, --resume-step and --fork. One is always written when the run ends or is
+ * interrupted. Retention as prime-rl's: the newest keep_last, plus every multiple of keep_interval.
+ */
 export const CheckpointsConfig = z
   .object({
     /** Write a checkpoint every this many steps (default 10); 0: only at the end. */
     interval: z.number().int().nonnegative().default(10),
-    /** Newest checkpoints kept; older ones are deleted (default 2). */
-    keep: z.number().int().positive().default(2),
+    /** Newest checkpoints kept; older ones are deleted unless keep_interval keeps them (default 2). */
+    keep_last: z.number().int().positive().default(2),
+    /**
+     * Checkpoints at every multiple of this many steps are kept for good, beside the newest
+     * keep_last (default none). Only steps that get a checkpoint count: make it a multiple of interval.
+     */
+    keep_interval: z.number().int().positive().optional(),
   })
   .strict();
 export type CheckpointsConfig = z.infer<typeof CheckpointsConfig>;

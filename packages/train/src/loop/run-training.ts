@@ -13,7 +13,12 @@ import { CancelledError } from "@vf-rl/core";
 import { makeFolder } from "@vf-rl/core/results";
 import { type Trainer, TrainerHttpError } from "@vf-rl/engine";
 import { stringify as stringifyToml } from "smol-toml";
-import { restoreRun, resumeProblems } from "../checkpoints/resume-run.ts";
+import {
+  findRunStart,
+  type RunStartOptions,
+  restoreStart,
+  trainerConfigOf,
+} from "../checkpoints/run-start.ts";
 import { configNotes } from "../config/config-rules.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import { vfErrorOf } from "../engine-errors.ts";
@@ -44,11 +49,14 @@ import {
 } from "./sampler-side.ts";
 import { trainSteps } from "./trainer-side.ts";
 
-/** Options of `runTraining`. */
-export interface RunTrainingOptions {
+/**
+ * Options of `runTraining`. Where it starts (RunStartOptions): `resume` continues from the newest
+ * checkpoint in output_dir (default false: the folder must hold no run), `resumeStep` from the
+ * checkpoint of that step (what came after it is discarded), `fork` starts a new run from another
+ * run's checkpoint.
+ */
+export interface RunTrainingOptions extends RunStartOptions {
   config: ResolvedTrainConfig;
-  /** Continue from the newest checkpoint in output_dir (default false: the folder must hold no run). */
-  resume?: boolean;
   /** Stops the run after the step in progress; a checkpoint is written (Ctrl-C). */
   signal?: AbortSignal;
   /** Receives one line per step, evaluation and notice (default: stdout). */
@@ -90,7 +98,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
   options.signal?.addEventListener("abort", onAbort, { once: true });
   if (options.signal?.aborted) stop.abort();
 
-  const found = await resumeProblems(layout, config, options.resume ?? false);
+  const runStart = await findRunStart(layout, config, options);
   await makeFolder(layout.checkpointsDir);
   await makeFolder(layout.weightsDir);
   const metrics = new MetricsLog(layout.metricsFile);
@@ -100,13 +108,19 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
   let inference: InferenceEndpoint | undefined;
   let sampling: Promise<void> = Promise.resolve();
   try {
-    const opened = await openTrainer(config);
+    const opened = await openTrainer(trainerConfigOf(runStart, config));
     trainer = opened.trainer;
-    const restored = found ? await restoreRun(found, layout, trainer) : undefined;
+    const restored = await restoreStart(runStart, layout, trainer, config, schedule);
     const start = restored?.step ?? 0;
-    if (found) log(`resuming ${layout.dir} from ${found.dir} (step ${start} of ${config.max_steps})`);
-    else await writeFile(layout.configFile, stringifyToml(config as unknown as Record<string, unknown>));
-    if (!found) await trainer.saveWeights(layout.weights(0));
+    const at = `(step ${start} of ${config.max_steps})`;
+    if (runStart.type === "resume") log(`resuming ${layout.dir} from ${runStart.checkpoint.dir} ${at}`);
+    if (runStart.type === "fork")
+      log(`forking ${runStart.checkpoint.dir} into a new run in ${layout.dir} ${at}`);
+    for (const note of restored?.notes ?? []) log(note);
+    if (runStart.type !== "resume") {
+      await writeFile(layout.configFile, stringifyToml(config as unknown as Record<string, unknown>));
+    }
+    if (runStart.type === "new") await trainer.saveWeights(layout.weights(0));
     const firstPolicy = schedule.policyOf(start);
     inference =
       config.inference.url === undefined
@@ -173,6 +187,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
       attemptStarted,
       initialSource: restored?.source ?? side.source.state(),
       initialCarry: side.carry.state(),
+      lineage: restored?.lineage ?? [],
       writeRow,
       log,
     }).catch((error: unknown) => {

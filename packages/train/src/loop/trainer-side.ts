@@ -8,6 +8,7 @@
 import { readdir, rm } from "node:fs/promises";
 import { type LossInput, type LrSchedule, learningRateAt, type Trainer } from "@vf-rl/engine";
 import { trainStep } from "../algorithm/train-step.ts";
+import type { RunLineage } from "../checkpoints/lineage.ts";
 import { type RunProgress, saveRunCheckpoint } from "../checkpoints/run-checkpoint.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import { formatEnvLines } from "../metrics/env-report.ts";
@@ -41,6 +42,8 @@ export interface TrainerSide {
   initialSource: PromptSourceState;
   /** The carry buffer at the start of batch `start`. */
   initialCarry: CarriedGroup[];
+  /** The runs this one was forked from, saved in each checkpoint. */
+  lineage: RunLineage;
   writeRow: (row: MetricsRow) => Promise<void>;
   log: (line: string) => void;
 }
@@ -66,6 +69,7 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
       elapsed_ms: t.elapsedBefore + (Date.now() - t.attemptStarted),
       config: JSON.parse(JSON.stringify(config)) as Record<string, unknown>,
       saved_at: new Date().toISOString(),
+      lineage: t.lineage,
     };
     await t.metrics.flush();
     checkpoint = await saveRunCheckpoint({
@@ -73,7 +77,7 @@ export async function trainSteps(t: TrainerSide): Promise<{ steps: number; check
       trainer,
       progress,
       metricsFile: layout.metricsFile,
-      keep: config.checkpoints.keep,
+      retention: config.checkpoints,
     });
     checkpointedStep = steps;
     checkpointMs = performance.now() - started;

@@ -170,7 +170,7 @@ describe("vf train", () => {
   }, 60_000);
 
   it("killed with SIGKILL mid-run, loses no step it had checkpointed", async () => {
-    const config = await configFile("killed", "[checkpoints]\ninterval = 1\nkeep = 2\n");
+    const config = await configFile("killed", "[checkpoints]\ninterval = 1\nkeep_last = 2\n");
     const runDir = join(dir, "killed");
     const { child, stdout } = spawnVf(["train", config, "--max_steps", "40"]);
     await waitFor(() => /^step 3\/40/m.test(stdout()), 45_000);
@@ -196,6 +196,27 @@ describe("vf train", () => {
     const all = await steps(runDir);
     expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1)); // every step once, none lost
     expect(all.length).toBeGreaterThanOrEqual(before.length);
+  }, 90_000);
+
+  it("--resume-step names a step of the run; --fork starts a new run from another's checkpoint", async () => {
+    const config = await configFile("parent", "[checkpoints]\ninterval = 1\nkeep_last = 2\n");
+    const runDir = join(dir, "parent");
+    expect((await runVf(["train", config, "--max_steps", "2"])).code).toBe(0);
+
+    const missing = await runVf(["train", config, "--resume-step", "3"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe(
+      `error: --resume-step 3: ${runDir} has no checkpoint at step 3; steps with one: 1, 2`,
+    );
+    const primeSpelling = await runVf(["train", config, "--resume.step", "1"]);
+    expect(primeSpelling.stderr).toMatch(/^error: --resume\.step: vf train spells it --resume-step N /m);
+
+    const fork = await configFile("fork");
+    const from = join(runDir, "checkpoints", "step_1");
+    const forked = await runVf(["train", fork, "--fork", from, "--max_steps", "2"]);
+    expect(forked.code, forked.stderr).toBe(0);
+    expect(forked.stdout).toContain(`lineage: forked from ${runDir} at step 1`);
+    expect(await steps(join(dir, "fork"))).toEqual([2]); // from the parent's step 1, its own rows
   }, 90_000);
 
   it("trains through a vf trainer serve server (the trainer protocol over HTTP)", async () => {

@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import type { ConfigOverride } from "@vf-rl/core/config";
 import type { Command } from "commander";
-import { EXIT_INTERRUPTED } from "../../cli-errors.ts";
-import { httpUrlFlag } from "../../flag-values.ts";
+import { EXIT_INTERRUPTED, UsageError } from "../../cli-errors.ts";
+import { httpUrlFlag, integerFlag, textFlag } from "../../flag-values.ts";
 import { checkInputPath } from "../../path-checks.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -15,6 +15,8 @@ import type { Output } from "../../terminal/output.ts";
 interface TrainFlags {
   dryRun?: boolean;
   resume?: boolean;
+  resumeStep?: number;
+  fork?: string;
   inferenceUrl?: string;
   trainerUrl?: string;
   verbose?: boolean;
@@ -28,6 +30,16 @@ export function registerTrain(program: Command, io: Output, setExit: (code: numb
     .argument("[overrides...]", "config keys to override: --key.path value (e.g. --max_steps 5)")
     .option("--dry-run", "check the config, print it resolved, and exit")
     .option("--resume", "continue the run in output_dir from its newest checkpoint")
+    .option(
+      "--resume-step <n>",
+      "continue it from the checkpoint of step N instead (what came after is discarded)",
+      integerFlag("--resume-step", 1),
+    )
+    .option(
+      "--fork <run>",
+      "start a new run (in output_dir) from another run's checkpoint: its folder (newest) or RUN/checkpoints/step_N",
+      textFlag("--fork", "give a run folder or its checkpoints/step_N"),
+    )
     .option(
       "--inference-url <url>",
       "an OpenAI-compatible server with vLLM's token fields and /update_weights (default: the engine, in this process)",
@@ -54,6 +66,12 @@ Examples:
   vf train my.toml --inference-url http://10.0.0.3:8000/v1 --trainer-url http://10.0.0.2:8200
   vf plot outputs/train/reverse-text                         redraw the reward curve
 
+Checkpoints ([checkpoints] interval, keep_last, keep_interval) are where a run goes on from:
+  vf train my.toml --resume --resume-step 40                 back to step 40 of the same run
+  vf train new.toml --fork outputs/train/reverse-text/checkpoints/step_40
+                                                             a new run from another's step 40
+A fork takes the checkpoint's weights, optimizer and step, and may change any key of the config.
+
 A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward-curve.html.
 vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N folder.`,
     )
@@ -63,6 +81,13 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
       const { parseOverrides } = await import("@vf-rl/core/config");
       const { stringify: stringifyToml } = await import("smol-toml");
       const overrides: ConfigOverride[] = parseOverrides(rest);
+      const prime = overrides.find((o) => o.path[0] === "resume" || o.path[0] === "fork");
+      if (prime !== undefined) {
+        // prime-rl's --resume.step N and --resume.dir DIR are flags of vf train, not config keys
+        throw new UsageError(
+          `${prime.flag}: vf train spells it --resume-step N (this run, at step N) or --fork RUN[/checkpoints/step_N] (a new run from another's)`,
+        );
+      }
       if (flags.inferenceUrl !== undefined) {
         overrides.push({ path: ["inference", "url"], value: flags.inferenceUrl, flag: "--inference-url" });
       }
@@ -84,6 +109,8 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
         const result = await runTraining({
           config,
           resume: Boolean(flags.resume),
+          ...(flags.resumeStep !== undefined ? { resumeStep: flags.resumeStep } : {}),
+          ...(flags.fork !== undefined ? { fork: flags.fork } : {}),
           signal: interrupt.signal,
           log: (line) => io.out(line),
         });

@@ -1,0 +1,69 @@
+// Resuming a run at an older checkpoint (`--resume-step N`), with checkpoints kept as prime-rl keeps
+// them (keep_last, keep_interval): a tiny fresh model on the toy vowels environment.
+import { readdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
+import { runTraining } from "../loop/run-training.ts";
+import { readMetrics, type TrainRow } from "../metrics/metrics-file.ts";
+import { RunLayout } from "../run-layout.ts";
+import { tinyRunConfig } from "../testing/index.ts";
+import { checkpointSteps } from "./run-checkpoint.ts";
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "vf-resume-step-"));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+const quiet = (): void => {};
+
+function config(name: string, overrides: Record<string, unknown> = {}): ResolvedTrainConfig {
+  return resolveTrainConfig({ raw: tinyRunConfig(join(root, name), overrides), where: "test" });
+}
+
+/** What must be equal between two runs that saw the same batches and weights. */
+async function trainSteps(dir: string): Promise<unknown[][]> {
+  const { rows } = await readMetrics(join(dir, "metrics.jsonl"));
+  return rows
+    .filter((r): r is TrainRow => r.kind === "train")
+    .map((r) => [r.step, r.loss, r.entropy, r.grad_norm, r.reward_mean, r.mismatch_kl, r.tokens]);
+}
+
+describe("resuming at a step", () => {
+  it("keeps the newest keep_last checkpoints and every multiple of keep_interval; resumed at an older one, discards what came after and retakes the same steps", async () => {
+    const run = config("back", { checkpoints: { interval: 1, keep_last: 1, keep_interval: 2 } });
+    const layout = new RunLayout(run.output_dir);
+    await runTraining({ config: run, log: quiet });
+    expect(await checkpointSteps(layout)).toEqual([2, 4]); // 4 the newest, 2 a multiple of 2
+    const unbroken = await trainSteps(run.output_dir);
+    expect(unbroken.map((row) => row[0])).toEqual([1, 2, 3, 4]);
+
+    await expect(runTraining({ config: run, resumeStep: 3, log: quiet })).rejects.toThrow(
+      `--resume-step 3: ${layout.dir} has no checkpoint at step 3; steps with one: 2, 4`,
+    );
+
+    const lines: string[] = [];
+    const onDisk: number[][] = [];
+    const resumed = await runTraining({
+      config: run,
+      resumeStep: 2,
+      log: (line) => lines.push(line),
+      onRow: (row) => {
+        const names = readdirSync(layout.checkpointsDir).filter((n) => /^step_\d+$/.test(n));
+        if (row.kind === "train") onDisk.push(names.map((n) => Number(n.slice(5))).sort((a, b) => a - b));
+      },
+    });
+    expect(resumed).toMatchObject({ steps: 4, interrupted: false });
+    expect(lines).toContain(`resuming ${layout.dir} from ${layout.checkpoint(2)} (step 2 of 4)`);
+    expect(lines).toContain(
+      "going back to step 2: discarded the checkpoints of step 4 and 2 steps of metrics written after it",
+    );
+    // the old step 4 went at the start; step 2 stays until a newer one exists, and for good (keep_interval)
+    expect(onDisk).toEqual([[2], [2, 3]]);
+    expect(await checkpointSteps(layout)).toEqual([2, 4]);
+    expect(await trainSteps(run.output_dir)).toEqual(unbroken); // steps 3 and 4 as the unbroken run took them
+  });
+});
