@@ -21,11 +21,19 @@
 
 export { type AdvantageOptions, computeAdvantages, meanStd } from "./algorithm/advantages.ts";
 export { type DifficultyThresholds, type GroupVerdict, judgeGroup } from "./algorithm/difficulty-filter.ts";
+export {
+  type DistillBatchOptions,
+  type DistillWeights,
+  distillBatch,
+  distillItem,
+  type TeacherReport,
+} from "./algorithm/distillation.ts";
 export { type StepTrainResult, type TrainStepOptions, trainStep } from "./algorithm/train-step.ts";
 export { type NoItemsReason, type RolloutItems, rolloutItems } from "./algorithm/training-items.ts";
 export { readRunLineage } from "./checkpoints/fork-run.ts";
 export { ForkPoint, RunLineage } from "./checkpoints/lineage.ts";
 export { latestCheckpoint, RunProgress } from "./checkpoints/run-checkpoint.ts";
+export { AlgoConfig, GrpoAlgoConfig, OpdAlgoConfig, TeacherConfig } from "./config/algo-config.ts";
 export { checkConfigRules } from "./config/config-rules.ts";
 export { type EnvSource, envSource } from "./config/env-source.ts";
 export {
@@ -57,6 +65,7 @@ export {
   type InferenceEndpoint,
   startLocalInference,
 } from "./inference/inference-endpoint.ts";
+export { openTeacher, type TeacherEndpoint } from "./inference/teacher-endpoint.ts";
 export { OffPolicySchedule } from "./loop/off-policy.ts";
 export { type RunTrainingOptions, type RunTrainingResult, runTraining } from "./loop/run-training.ts";
 export { EvalRow, MetricsLog, MetricsRow, readMetrics, StepTimes, TrainRow } from "./metrics/metrics-file.ts";
@@ -73,5 +82,6 @@ export {
 } from "./rollouts/collect-batch.ts";
 export { mixSeed, PolicyClient, type PolicyClientOptions } from "./rollouts/policy-client.ts";
 export { type DrawnPrompt, PromptSource, PromptSourceState } from "./rollouts/prompt-source.ts";
+export { TeacherScorer } from "./rollouts/teacher-scorer.ts";
 export { RngState, trainRng } from "./rollouts/train-rng.ts";
 export { RunLayout } from "./run-layout.ts";

@@ -17,11 +17,13 @@
  *               options), [env.agent.runtime] (type), declared in @vf-rl/agents/config
  *   [eval]      interval, num_examples, rollouts_per_example, [eval.sampling], and [[eval.env]]
  *               (named as [[env]], with num_examples and rollouts_per_example of its own)
+ *   [algo]      type ("grpo", or "opd": kl_coef, reward_weight, [algo.teacher] model or url)
  *   [sft]       a supervised stage before RL (config/sft-stage-config.ts): max_steps, batch_size,
  *               lr, data (default: the [[env]] rows' references), min_reward, ...
  */
 import { AgentTable, HarnessTable, RuntimeTable, TasksetTable } from "@vf-rl/agents/config";
 import { z } from "zod";
+import { AlgoConfig } from "./algo-config.ts";
 import { FiltersConfig } from "./filters-config.ts";
 import { SftStageConfig } from "./sft-stage-config.ts";
 
@@ -384,6 +386,12 @@ export const TrainConfig = z
     optimizer: OptimizerConfig.default(OptimizerConfig.parse({})),
     loss: LossConfig.default(LossConfig.parse({})),
     advantage: AdvantageConfig.default(AdvantageConfig.parse({})),
+    /**
+     * How rollouts become per-token credit (config/algo-config.ts): type "grpo" (default), or "opd",
+     * on-policy distillation from a frozen [algo.teacher], with kl_coef (default 1) and
+     * reward_weight (default 0).
+     */
+    algo: AlgoConfig.default({ type: "grpo" }),
     /** Absent: no evaluation while training. */
     eval: EvalConfig.optional(),
     checkpoints: CheckpointsConfig.default(CheckpointsConfig.parse({})),

@@ -10,6 +10,7 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CancelledError } from "@vf-rl/core";
+import { NO_API_KEY, resolveApiKey } from "@vf-rl/core/client";
 import { makeFolder } from "@vf-rl/core/results";
 import { type Trainer, TrainerHttpError } from "@vf-rl/engine";
 import { stringify as stringifyToml } from "smol-toml";
@@ -19,6 +20,7 @@ import {
   restoreStart,
   trainerConfigOf,
 } from "../checkpoints/run-start.ts";
+import { algoNotes } from "../config/algo-config.ts";
 import { configNotes } from "../config/config-rules.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import { vfErrorOf } from "../engine-errors.ts";
@@ -27,6 +29,7 @@ import {
   type InferenceEndpoint,
   startLocalInference,
 } from "../inference/inference-endpoint.ts";
+import { openTeacher, type TeacherEndpoint } from "../inference/teacher-endpoint.ts";
 import { MetricsLog, type MetricsRow } from "../metrics/metrics-file.ts";
 import { writeRewardCurve } from "../metrics/reward-curve.ts";
 import { formatEvalLine } from "../metrics/step-report.ts";
@@ -103,9 +106,12 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
   await makeFolder(layout.weightsDir);
   const metrics = new MetricsLog(layout.metricsFile);
   const { envs_E, rows_E, evalEnvs, notices } = await loadRunEnvironments(config);
-  for (const notice of [...configNotes(config), ...notices]) log(`note: ${notice}`);
+  for (const notice of [...configNotes(config), ...algoNotes(config.algo, config.sampling), ...notices]) {
+    log(`note: ${notice}`);
+  }
   let trainer: Trainer | undefined;
   let inference: InferenceEndpoint | undefined;
+  let teacher: TeacherEndpoint | undefined;
   let sampling: Promise<void> = Promise.resolve();
   try {
     const opened = await openTrainer(trainerConfigOf(runStart, config));
@@ -134,6 +140,12 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
     log(
       `run folder ${layout.dir} | ${opened.description} | inference at ${inference.baseUrl} (${inference.model})`,
     );
+    if (config.algo.type === "opd") {
+      const apiKey = config.inference.api_key_var ? resolveApiKey(config.inference.api_key_var) : NO_API_KEY;
+      teacher = await openTeacher(config.algo.teacher, { ...inference, apiKey });
+      log(`distilling from ${teacher.description}`);
+      for (const note of teacher.notes) log(`note: ${note}`);
+    }
 
     const versions = new PolicyVersions(start);
     const queue = new BatchQueue<ProducedBatch>();
@@ -162,6 +174,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
         log(formatEvalLine(row));
       },
       signal: stop.signal,
+      teacher: teacher?.scorer,
     };
     const stopSides = (error?: unknown): void => {
       versions.stop(error);
@@ -221,6 +234,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
     stop.abort();
     await sampling; // never rejects: its errors went to the trainer side
     await inference?.close();
+    await teacher?.close();
     await trainer?.close();
     for (const { env } of [...envs_E, ...evalEnvs]) await env.teardown();
   }

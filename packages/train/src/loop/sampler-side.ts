@@ -1,7 +1,8 @@
 /**
  * The sampler side of a run: for each step's batch, in order, wait until the policy it must be
  * sampled with (off-policy.ts) is published, have the inference server load it, evaluate it when
- * an evaluation is due, collect the batch, and queue it for the trainer.
+ * an evaluation is due, collect the batch, have the teacher score it under [algo] type "opd"
+ * (algorithm/distillation.ts), and queue it for the trainer.
  *
  * An evaluation runs each eval source's eval split (eval-sources.ts: the training environments, or
  * the [[eval.env]] ones; its first `num_examples` rows, the same rows every time) against the
@@ -12,6 +13,7 @@
 import { evaluate, type SamplingArgs } from "@vf-rl/core";
 import { tokenizer } from "@vf-rl/engine";
 import type { DifficultyThresholds } from "../algorithm/difficulty-filter.ts";
+import { distillBatch } from "../algorithm/distillation.ts";
 import { type RolloutFilterOptions, rolloutFilters } from "../algorithm/rollout-filters.ts";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
 import type { InferenceEndpoint } from "../inference/inference-endpoint.ts";
@@ -21,6 +23,7 @@ import type { CarriedGroup, CarryBuffer } from "../rollouts/carry-buffer.ts";
 import { type CollectedBatch, collectBatch, serverRunner, type TrainEnv } from "../rollouts/collect-batch.ts";
 import { mixSeed, type PolicyClient } from "../rollouts/policy-client.ts";
 import type { PromptSource, PromptSourceState } from "../rollouts/prompt-source.ts";
+import type { TeacherScorer } from "../rollouts/teacher-scorer.ts";
 import type { RunLayout } from "../run-layout.ts";
 import type { EvalSource } from "./eval-sources.ts";
 import type { BatchQueue, PolicyVersions } from "./handoff.ts";
@@ -62,20 +65,25 @@ export interface SamplerSide {
   evaluated: Set<number>;
   onEval: (row: EvalRow) => Promise<void>;
   signal: AbortSignal;
+  /** Under [algo] type "opd": the teacher that scores each batch before it is queued. */
+  teacher?: TeacherScorer | undefined;
 }
 
 /** Samples the batches of steps `from` .. max_steps − 1; returns early when stopped. */
 export async function produceBatches(side: SamplerSide, from: number): Promise<void> {
   const { config } = side;
+  // under distillation every sampled token carries the teacher's signal, whatever the rewards
+  const distilling = config.algo.type === "opd";
   const thresholds: DifficultyThresholds = {
     easyThreshold: config.easy_threshold,
     hardThreshold: config.hard_threshold,
+    keepNoSpread: distilling,
   };
   const bound = new OffPolicyBound(config.max_off_policy_steps);
   // every model the loop trains is an engine model, whose vocabulary is the byte tokenizer's
   const filters: RolloutFilterOptions = {
     filters: rolloutFilters(config.filters, tokenizer.vocabSize),
-    filterZeroAdvantages: config.filter_zero_advantages,
+    filterZeroAdvantages: config.filter_zero_advantages && !distilling,
   };
   for (let b = from; b < config.max_steps; b++) {
     const need = side.schedule.policyOf(b);
@@ -104,13 +112,33 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
       carry: side.carry,
     });
     if (side.signal.aborted) return; // a batch cut short by Ctrl-C is not trained on
+    const batch = await distillIfTeacher(side, bound.apply(collected, b, aged));
+    if (side.signal.aborted) return;
     side.queue.push({
       index: b,
-      batch: bound.apply(collected, b, aged),
+      batch,
       sourceAfter: side.source.state(),
       carryAfter: side.carry.state(),
       updateWeightsMs,
     });
+  }
+}
+
+/** Under [algo] type "opd": the batch with its advantages distilled from the teacher's logprobs. */
+async function distillIfTeacher(side: SamplerSide, batch: CollectedBatch): Promise<CollectedBatch> {
+  const algo = side.config.algo;
+  if (algo.type !== "opd" || side.teacher === undefined) return batch;
+  const teacher = side.teacher;
+  try {
+    return await distillBatch(batch, {
+      klCoef: algo.kl_coef,
+      rewardWeight: algo.reward_weight,
+      score: (tokens_T) => teacher.score(tokens_T, side.signal),
+      maxConcurrent: side.config.max_concurrent,
+    });
+  } catch (error) {
+    if (side.signal.aborted) return batch; // Ctrl-C cut the scoring short: the caller drops the batch
+    throw error;
   }
 }
 

@@ -24,6 +24,8 @@ export const StepTimes = z.object({
   optim: z.number(),
   save_weights: z.number(),
   checkpoint: z.number(),
+  /** The teacher scoring the batch (on the sampler side, under [algo] type "opd"). */
+  teacher: z.number().optional(),
 });
 export type StepTimes = z.infer<typeof StepTimes>;
 
@@ -88,6 +90,11 @@ export const TrainRow = z.object({
   off_policy_dropped: z.number().int().default(0),
   /** What the rollout filters flagged and left out of training (absent in rows of older runs). */
   rollout_filters: RolloutFiltersRow.optional(),
+  /**
+   * Under [algo] type "opd": the mean over sampled tokens of sampler − teacher logprob, the estimate
+   * of the reverse KL from the student to the teacher (falls as the student learns to sample like it).
+   */
+  teacher_kl: z.number().optional(),
   time_ms: StepTimes,
 });
 export type TrainRow = z.infer<typeof TrainRow>;

@@ -75,7 +75,8 @@ export function stepRow(
     off_policy_max: Math.max(0, ...staleness_B),
     off_policy_dropped: counts.staleRollouts,
     rollout_filters: rolloutFiltersRow(batch.rolloutFilters),
-    time_ms: times,
+    ...(batch.teacher ? { teacher_kl: batch.teacher.kl } : {}),
+    time_ms: batch.teacher ? { ...times, teacher: batch.teacher.ms } : times,
   };
 }
 
@@ -144,6 +145,7 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
     `loss ${fmt(row.loss)}`,
     `entropy ${row.entropy.toFixed(3)}`,
     `kl ${fmt(row.mismatch_kl)}`,
+    ...(row.teacher_kl !== undefined ? [`teacher kl ${fmt(row.teacher_kl)}`] : []),
     `grad ${row.grad_norm.toFixed(3)}`,
     `tokens ${compact(row.tokens.trained)}`,
     ...(filters ? [filters] : []),

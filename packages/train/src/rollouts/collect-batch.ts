@@ -22,6 +22,7 @@ import type { BatchItem } from "@vf-rl/engine";
 import { type EnvClient, remoteRunner } from "@vf-rl/env-server";
 import { computeAdvantages } from "../algorithm/advantages.ts";
 import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-filter.ts";
+import type { TeacherReport } from "../algorithm/distillation.ts";
 import { type LengthPenaltyWeights, lengthPenalties } from "../algorithm/length-penalty.ts";
 import {
   countVerdicts,
@@ -77,6 +78,8 @@ export interface CollectedBatch {
   /** Rounds of sampling it took. */
   rounds: number;
   generationMs: number;
+  /** Under [algo] type "opd": what the teacher said of the batch (algorithm/distillation.ts). */
+  teacher?: TeacherReport;
   /** What the rollout filters flagged and left out of the batch's groups (algorithm/rollout-filters.ts). */
   rolloutFilters: RolloutFilterCounts;
 }

@@ -1,0 +1,136 @@
+/**
+ * The teacher of an on-policy distillation run ([algo] type = "opd"): a checkpoint served by the
+ * engine in this process on a loopback port (as the policy's own server, inference-endpoint.ts),
+ * or any OpenAI-compatible server at a URL that answers vLLM's `prompt_logprobs` (vLLM, vf serve).
+ *
+ * Distillation compares the two models' logprobs of the same token ids, so the teacher must
+ * tokenize and template conversations as the student does. Before the run, both servers render
+ * one probe conversation (a chat request with `return_token_ids`): different token ids stop the
+ * run; a teacher that does not return them is noted as unchecked. The teacher then scores the
+ * probe's tokens once, so a server without `prompt_logprobs` is refused before any sampling.
+ */
+import { OpenAIModelClient, UserError } from "@vf-rl/core";
+import { NO_API_KEY, resolveApiKey } from "@vf-rl/core/client";
+import type { TeacherConfig } from "../config/algo-config.ts";
+import { TeacherScorer } from "../rollouts/teacher-scorer.ts";
+import { startLocalInference } from "./inference-endpoint.ts";
+import { answerMessage, postJson, type ServerAddress } from "./server-post.ts";
+
+/** A teacher ready to score. */
+export interface TeacherEndpoint {
+  scorer: TeacherScorer;
+  /** Where it is and what it serves, for the run's first lines. */
+  description: string;
+  /** What the checks could not check, one note each. */
+  notes: string[];
+  /** Stops the teacher's server when this process started it. */
+  close(): Promise<void>;
+}
+
+/** The conversation both servers render for the tokenizer check: short, to fit any context. */
+const PROBE = [
+  { role: "system", content: "Be brief." },
+  { role: "user", content: "Sort: pear, Fig." },
+];
+
+/** Starts or connects to the teacher, then checks it against the student's server. */
+export async function openTeacher(teacher: TeacherConfig, student: ServerAddress): Promise<TeacherEndpoint> {
+  let server: ServerAddress;
+  let stop: () => Promise<void>;
+  let description: string;
+  if (teacher.url === undefined) {
+    const local = await startLocalInference(teacher.model!);
+    server = { baseUrl: local.baseUrl, model: local.model, apiKey: NO_API_KEY };
+    stop = () => local.close();
+    description = `teacher ${teacher.model} at ${local.baseUrl}`;
+  } else {
+    server = await connectTeacher(teacher.url, teacher.model, teacher.api_key_var);
+    stop = async () => {};
+    description = `teacher ${server.model} at ${server.baseUrl}`;
+  }
+  try {
+    const notes = await checkTeacher(server, student);
+    return { scorer: new TeacherScorer(server), description, notes, close: stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The teacher server at `url`, serving `model` (default: the first it lists). */
+async function connectTeacher(
+  url: string,
+  model: string | undefined,
+  apiKeyVar: string | undefined,
+): Promise<ServerAddress> {
+  const baseUrl = url.replace(/\/+$/, "");
+  const apiKey = apiKeyVar ? resolveApiKey(apiKeyVar) : NO_API_KEY;
+  const probe = new OpenAIModelClient({ baseUrl, apiKey, maxRetries: 0 });
+  let listed: string[];
+  try {
+    listed = await probe.listModels(AbortSignal.timeout(10_000));
+  } catch (error) {
+    throw new UserError(
+      `cannot reach the teacher at ${baseUrl} (${(error as Error).message}): start it (vLLM, or vf serve --port 8001) and set algo.teacher.url to its URL ending in /v1`,
+      { cause: error },
+    );
+  } finally {
+    await probe.close();
+  }
+  const name = model ?? listed[0];
+  if (name === undefined) {
+    throw new UserError(`${baseUrl}/models lists no model: set algo.teacher.model to the name it serves`);
+  }
+  return { baseUrl, model: name, apiKey };
+}
+
+/** Checks that the teacher renders the probe as the student does and scores prompts; returns notes. */
+async function checkTeacher(teacher: ServerAddress, student: ServerAddress): Promise<string[]> {
+  const studentIds = await probeIds(student);
+  const teacherIds = await probeIds(teacher);
+  const notes: string[] = [];
+  if (typeof teacherIds === "string") {
+    notes.push(
+      `cannot check that the teacher tokenizes as the student (${teacherIds}): distillation assumes it does`,
+    );
+  } else if (Array.isArray(studentIds) && !sameIds(teacherIds, studentIds)) {
+    throw new UserError(
+      `the teacher at ${teacher.baseUrl} renders a probe conversation as other token ids than the student (${describeDifference(teacherIds, studentIds)}): ` +
+        "distillation compares the two models' logprobs of the same tokens; use a teacher with the student's tokenizer and chat template",
+    );
+  }
+  // a server without prompt_logprobs is refused here, before any sampling
+  const ids = Array.isArray(studentIds) ? studentIds : Array.isArray(teacherIds) ? teacherIds : null;
+  if (ids !== null) await new TeacherScorer(teacher).score(ids);
+  return notes;
+}
+
+/** The probe's prompt token ids as a server renders them, or why it gave none. */
+async function probeIds(server: ServerAddress): Promise<number[] | string> {
+  const answer = await postJson(server, "/chat/completions", {
+    messages: PROBE,
+    max_tokens: 1,
+    return_token_ids: true,
+  });
+  if (answer.status !== 200) return `its chat route answered ${answer.status}: ${answerMessage(answer)}`;
+  const ids = (answer.body as { prompt_token_ids?: unknown }).prompt_token_ids;
+  if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) {
+    return "its chat answer has no prompt_token_ids (vLLM's return_token_ids)";
+  }
+  return ids as number[];
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
+
+/** "47 tokens against 52, first apart at position 3: 1201 against 72". */
+function describeDifference(teacher: readonly number[], student: readonly number[]): string {
+  let at = 0;
+  while (at < teacher.length && at < student.length && teacher[at] === student[at]) at += 1;
+  const apart =
+    at < teacher.length && at < student.length
+      ? `, first apart at position ${at}: ${teacher[at]} against ${student[at]}`
+      : "";
+  return `${teacher.length} tokens against ${student.length}${apart}`;
+}
