@@ -35,6 +35,7 @@ export { ForkPoint, RunLineage } from "./checkpoints/lineage.ts";
 export { latestCheckpoint, RunProgress } from "./checkpoints/run-checkpoint.ts";
 export { AlgoConfig, GrpoAlgoConfig, OpdAlgoConfig, TeacherConfig } from "./config/algo-config.ts";
 export { checkConfigRules } from "./config/config-rules.ts";
+export { CurriculumConfig, GateConfig, RowSamplerConfig } from "./config/curriculum-config.ts";
 export { type EnvSource, envSource } from "./config/env-source.ts";
 export {
   builtinBaseModel,
@@ -81,7 +82,12 @@ export {
   type TrainGroup,
 } from "./rollouts/collect-batch.ts";
 export { mixSeed, PolicyClient, type PolicyClientOptions } from "./rollouts/policy-client.ts";
-export { type DrawnPrompt, PromptSource, PromptSourceState } from "./rollouts/prompt-source.ts";
+export {
+  type DrawnPrompt,
+  PromptSource,
+  type PromptSourceOptions,
+  PromptSourceState,
+} from "./rollouts/prompt-source.ts";
 export { TeacherScorer } from "./rollouts/teacher-scorer.ts";
 export { RngState, trainRng } from "./rollouts/train-rng.ts";
 export { RunLayout } from "./run-layout.ts";

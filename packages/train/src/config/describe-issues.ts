@@ -46,6 +46,8 @@ function suggest(
   path: readonly string[],
   tables: ReadonlyMap<string, readonly string[]>,
 ): string {
+  // a union's keys are every variant's: this one is another variant's ([sampler] pools with type "standard")
+  if (known.includes(key)) return `: it belongs to another type of [${path.join(".")}]; check its type`;
   const near = closestMatch(key, known);
   if (near) return `: did you mean "${[...path, near].join(".")}"?`;
   // A key of another table by name; a near name only for a top-level key (a table's own keys are

@@ -12,7 +12,7 @@
  *   [sampling]  max_tokens, temperature, top_p, top_k, min_p, repetition_penalty
  *   filter_zero_advantages = true            # zero-advantage rollouts are not trained on
  *   [[filters]] type ("gibberish", "repetition"), enforce, and the type's thresholds
- *   [[env]]     id, num_examples, ratio, [env.args]
+ *   [[env]]     id, num_examples, ratio, [env.args], [env.curriculum] (sampler, gates)
  *               or prime-rl's agents: [env.taskset] (id and arguments), [env.agent.harness] (id and
  *               options), [env.agent.runtime] (type), declared in @vf-rl/agents/config
  *   [eval]      interval, num_examples, rollouts_per_example, [eval.sampling], and [[eval.env]]
@@ -24,6 +24,7 @@
 import { AgentTable, HarnessTable, RuntimeTable, TasksetTable } from "@vf-rl/agents/config";
 import { z } from "zod";
 import { AlgoConfig } from "./algo-config.ts";
+import { CurriculumConfig } from "./curriculum-config.ts";
 import { FiltersConfig } from "./filters-config.ts";
 import { SftStageConfig } from "./sft-stage-config.ts";
 
@@ -154,6 +155,14 @@ export const EnvConfig = z
      * their row counts.
      */
     ratio: z.number().positive().optional(),
+    /**
+     * prime-rl's `[env.curriculum]` (config/curriculum-config.ts): `[env.curriculum.sampler]` picks
+     * the rows (type "standard", the default: each row once per epoch, shuffled; or
+     * "difficulty_pool": rows weighted by the pool of their latest group mean reward), and
+     * `[env.curriculum.gates.NAME]` (type "advantage_range", reject_min, reject_max; default 0, 0)
+     * reject finished groups, which are replaced by new draws. Absent: standard, no gates.
+     */
+    curriculum: CurriculumConfig.optional(),
   })
   .strict()
   .superRefine(checkEnvNaming("env"));

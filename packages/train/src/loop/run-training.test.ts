@@ -9,7 +9,7 @@ import { checkpointSteps } from "../checkpoints/run-checkpoint.ts";
 import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
 import { type MetricsRow, readMetrics, type TrainRow } from "../metrics/metrics-file.ts";
 import { RunLayout } from "../run-layout.ts";
-import { tinyRunConfig, writeTinyModel } from "../testing/index.ts";
+import { tinyRunConfig, VOWELS_ENV, writeTinyModel } from "../testing/index.ts";
 import { runTraining } from "./run-training.ts";
 
 let root: string;
@@ -40,7 +40,28 @@ const stepNumbers = (r: TrainRow) => [
   r.tokens,
   r.groups,
   r.off_policy_max,
+  r.curriculum,
 ];
+
+/**
+ * vowels with 4 of its 16 rows solved whatever is written, drawn by a difficulty pool that retires
+ * solved rows, and a gate rejecting groups whose advantages are all within ±0.05.
+ */
+const CURRICULUM_ENV = {
+  id: VOWELS_ENV,
+  args: { solved: 4 },
+  curriculum: {
+    sampler: {
+      type: "difficulty_pool",
+      pools: {
+        hard: { threshold: 0.25, weight: 0.5 },
+        normal: { threshold: 0.75, weight: 1 },
+        easy: { threshold: 1, weight: 0 },
+      },
+    },
+    gates: { narrow: { type: "advantage_range", reject_min: -0.05, reject_max: 0.05 } },
+  },
+};
 
 describe("a training run", () => {
   it.each([
@@ -48,6 +69,8 @@ describe("a training run", () => {
     ["max_async_level 2", { max_async_level: 2 }],
     // 6 groups drawn for 4, then 3 for 2, ...: groups wait in the carry buffer across the checkpoint
     ["groups carried over", { max_async_level: 1, oversampling_factor: 1.5 }],
+    // the pool's generator and every row's latest reward are in the checkpoint
+    ["a difficulty pool and a gate", { max_async_level: 1, env: [CURRICULUM_ENV] }],
   ])(
     "resumed from a checkpoint (%s) takes exactly the steps of a run never stopped",
     async (name, overrides) => {
@@ -70,6 +93,7 @@ describe("a training run", () => {
       expect(await checkpointSteps(layout)).toEqual([2]);
       const progress = JSON.parse(await readFile(join(layout.checkpoint(2), "progress.json"), "utf8"));
       expect(progress.carry.length > 0).toBe("oversampling_factor" in overrides);
+      expect(progress.source.rows[0].type).toBe("env" in overrides ? "difficulty_pool" : "standard");
       const second = await runTraining({ config: broken, resume: true, log: quiet });
       expect(second).toMatchObject({ steps: 4, interrupted: false });
 
@@ -148,6 +172,29 @@ describe("a training run", () => {
         /^step 4\/4 \| .* \| off-policy 1 \(stale: 3 groups, 12 rollouts dropped\) \|/.test(l),
       ),
     ).toBe(true);
+  });
+
+  it("reports each environment's curriculum per step: rows seen, in each pool, retired, and groups each gate rejected", async () => {
+    const lines: string[] = [];
+    const result = await runTraining({
+      config: config("curriculum", { max_steps: 3, env: [CURRICULUM_ENV] }),
+      log: (line) => lines.push(line),
+    });
+    const train = await trainRows(result.runDir);
+    const vowels = train.map((r) => r.curriculum?.vowels);
+    for (const [s, c] of vowels.entries()) {
+      expect(c?.rows).toBe(16);
+      expect(Object.values(c!.pools).reduce((a, b) => a + b, 0)).toBe(c!.seen); // every scored row is in a pool
+      expect(c!.retired).toBe(c!.pools.easy);
+      expect(train[s]!.groups.rejected).toBe(c!.rejected.narrow);
+    }
+    expect(vowels.at(-1)!.retired).toBeGreaterThan(0); // solved rows were seen, and retired
+    expect(train.some((r) => r.groups.rejected > 0)).toBe(true);
+    const last = vowels.at(-1)!;
+    const line = lines.find((l) => l.startsWith("step 3/3"))!;
+    expect(line).toContain(
+      `| curriculum vowels ${last.seen}/16 rows seen (hard ${last.pools.hard}, normal ${last.pools.normal}, easy ${last.pools.easy}: ${last.retired} retired), gate narrow rejected ${last.rejected.narrow} |`,
+    );
   });
 
   it("samples from an external inference server, loading each step's weights through POST /update_weights", async () => {

@@ -160,7 +160,16 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
       layout,
       envs_E,
       evals: config.eval ? evalSources(config.eval, envs_E, evalEnvs) : [],
-      source: new PromptSource(rows_E, config.seed, restored?.source, envWeights(config.env)),
+      source: new PromptSource({
+        rows_E,
+        seed: config.seed,
+        samplers_E: envs_E.map(({ id }, e) => ({
+          envId: id,
+          config: config.env[e]?.curriculum?.sampler ?? { type: "standard" },
+        })),
+        state: restored?.source,
+        weights_E: envWeights(config.env),
+      }),
       carry: new CarryBuffer(restored?.carry),
       inference,
       client,

@@ -110,6 +110,7 @@ export async function produceBatches(side: SamplerSide, from: number): Promise<v
       seed: config.seed,
       signal: side.signal,
       carry: side.carry,
+      gates_E: config.env.map((env) => env.curriculum?.gates),
     });
     if (side.signal.aborted) return; // a batch cut short by Ctrl-C is not trained on
     const batch = await distillIfTeacher(side, bound.apply(collected, b, aged));

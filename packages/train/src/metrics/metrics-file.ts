@@ -6,6 +6,7 @@
  */
 import { appendFile, readFile } from "node:fs/promises";
 import { z } from "zod";
+import { EnvCurriculumRow } from "./curriculum-report.ts";
 import { EnvStepRow } from "./env-report.ts";
 import { RolloutFiltersRow } from "./filter-report.ts";
 import { SftRow } from "./sft-row.ts";
@@ -56,6 +57,8 @@ export const TrainRow = z.object({
     too_hard: z.number().int(),
     no_spread: z.number().int(),
     errored: z.number().int(),
+    /** Kept by the difficulty filter but rejected by an admission gate ([env.curriculum.gates]). */
+    rejected: z.number().int().default(0),
     /** Kept beyond the batch's need, carried to the next batch. */
     surplus: z.number().int(),
     /** Taken from the carry buffer: kept by an earlier batch's round. */
@@ -90,6 +93,8 @@ export const TrainRow = z.object({
   off_policy_dropped: z.number().int().default(0),
   /** What the rollout filters flagged and left out of training (absent in rows of older runs). */
   rollout_filters: RolloutFiltersRow.optional(),
+  /** Each environment's curriculum by id: rows seen, in each pool, retired; groups its gates rejected. */
+  curriculum: z.record(z.string(), EnvCurriculumRow).optional(),
   /**
    * Under [algo] type "opd": the mean over sampled tokens of sampler − teacher logprob, the estimate
    * of the reverse KL from the student to the teacher (falls as the student learns to sample like it).

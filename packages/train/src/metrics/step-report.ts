@@ -7,6 +7,7 @@ import type { RolloutRecord } from "@vf-rl/core/results";
 import { meanStd } from "../algorithm/advantages.ts";
 import type { StepTrainResult } from "../algorithm/train-step.ts";
 import type { CollectedBatch, TrainEnv } from "../rollouts/collect-batch.ts";
+import { type EnvCurriculumRow, formatCurriculum } from "./curriculum-report.ts";
 import { envStepRows } from "./env-report.ts";
 import { formatRolloutFilters, rolloutFiltersRow } from "./filter-report.ts";
 import type { EvalRow, StepTimes, TrainRow } from "./metrics-file.ts";
@@ -48,6 +49,7 @@ export function stepRow(
       too_hard: counts.tooHard,
       no_spread: counts.noSpread,
       errored: counts.errored,
+      rejected: counts.rejected,
       surplus: counts.surplus,
       carried: counts.carried,
       stale: counts.stale,
@@ -75,9 +77,20 @@ export function stepRow(
     off_policy_max: Math.max(0, ...staleness_B),
     off_policy_dropped: counts.staleRollouts,
     rollout_filters: rolloutFiltersRow(batch.rolloutFilters),
+    curriculum: curriculumOf(batch, envs_E),
     ...(batch.teacher ? { teacher_kl: batch.teacher.kl } : {}),
     time_ms: batch.teacher ? { ...times, teacher: batch.teacher.ms } : times,
   };
+}
+
+/** Each environment's curriculum after the batch, by id. */
+function curriculumOf(batch: CollectedBatch, envs_E: readonly TrainEnv[]): Record<string, EnvCurriculumRow> {
+  const curriculum: Record<string, EnvCurriculumRow> = {};
+  envs_E.forEach(({ id }, envIndex) => {
+    const rows = batch.rows_E[envIndex];
+    if (rows) curriculum[id] = { ...rows, rejected: batch.rejected_E[envIndex] ?? {} };
+  });
+  return curriculum;
 }
 
 /** Sampled tokens over a rollout's turns (token ids when present, else the server's usage count). */
@@ -129,6 +142,7 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
     g.too_hard > 0 ? `${g.too_hard} hard` : "",
     g.no_spread > 0 ? `${g.no_spread} flat` : "",
     g.errored > 0 ? `${g.errored} errored` : "",
+    g.rejected > 0 ? `${g.rejected} rejected` : "",
     g.surplus > 0 ? `${g.surplus} surplus` : "",
     g.carried > 0 ? `${g.carried} carried` : "",
   ].filter(Boolean);
@@ -138,6 +152,7 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
       : "";
   const t = row.time_ms;
   const filters = formatRolloutFilters(row.rollout_filters ?? { zero_advantage: 0 });
+  const curriculum = formatCurriculum(row.curriculum ?? {});
   return [
     `step ${row.step}/${maxSteps}`,
     `reward ${row.reward_mean.toFixed(3)} ± ${row.reward_std.toFixed(3)} (all ${row.reward_all_mean.toFixed(3)})`,
@@ -151,6 +166,7 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
     ...(filters ? [filters] : []),
     `len ${row.completion_len_mean.toFixed(1)}`,
     `off-policy ${row.off_policy_max}${stale}`,
+    ...(curriculum ? [curriculum] : []),
     `${secs(t.step)} (wait ${secs(t.wait_for_batch)}, sample ${secs(t.generate)}, train ${secs(t.forward_backward + t.optim)}, save ${secs(t.save_weights + t.checkpoint)})`,
   ].join(" | ");
 }

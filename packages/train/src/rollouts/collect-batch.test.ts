@@ -32,7 +32,7 @@ afterAll(async () => {
 function options(overrides: Partial<CollectBatchOptions>): CollectBatchOptions {
   return {
     envs_E: [env],
-    source: new PromptSource([rows], 0),
+    source: new PromptSource({ rows_E: [rows], seed: 0 }),
     client: new PolicyClient({ inner: inference.client, version: () => 0 }),
     model: inference.model,
     sampling: { max_tokens: 10, temperature: 1 },

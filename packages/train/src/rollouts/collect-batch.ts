@@ -20,6 +20,7 @@ import type { ModelResponse } from "@vf-rl/core/client";
 import { needsRerun, type RolloutRecord } from "@vf-rl/core/results";
 import type { BatchItem } from "@vf-rl/engine";
 import { type EnvClient, remoteRunner } from "@vf-rl/env-server";
+import { AdmissionGates } from "../algorithm/admission-gates.ts";
 import { computeAdvantages } from "../algorithm/advantages.ts";
 import { type DifficultyThresholds, judgeGroup } from "../algorithm/difficulty-filter.ts";
 import type { TeacherReport } from "../algorithm/distillation.ts";
@@ -31,9 +32,11 @@ import {
   type RolloutFilterOptions,
 } from "../algorithm/rollout-filters.ts";
 import { rolloutItems } from "../algorithm/training-items.ts";
+import type { GateConfig } from "../config/curriculum-config.ts";
 import type { CarryBuffer } from "./carry-buffer.ts";
 import { mixSeed, type PolicyClient } from "./policy-client.ts";
 import type { PromptSource } from "./prompt-source.ts";
+import type { RowsSeen } from "./row-sampler.ts";
 
 /** One group that made it into the batch. */
 export interface TrainGroup {
@@ -56,6 +59,8 @@ export interface FilterCounts {
   noSpread: number;
   /** Dropped because a rollout kept failing on the server (infrastructure errors after retries). */
   errored: number;
+  /** Kept by the difficulty filter but rejected by an admission gate ([env.curriculum.gates]). */
+  rejected: number;
   /** Kept by the filter but beyond what the batch needed: carried to the next batch. */
   surplus: number;
   /** Taken from the carry buffer (kept by an earlier batch's round), before any drawing. */
@@ -78,6 +83,10 @@ export interface CollectedBatch {
   /** Rounds of sampling it took. */
   rounds: number;
   generationMs: number;
+  /** Where each environment's rows stand after this batch (its curriculum's sampler). */
+  rows_E: RowsSeen[];
+  /** Groups of this batch each environment's gates rejected, by gate name. */
+  rejected_E: Record<string, number>[];
   /** Under [algo] type "opd": what the teacher said of the batch (algorithm/distillation.ts). */
   teacher?: TeacherReport;
   /** What the rollout filters flagged and left out of the batch's groups (algorithm/rollout-filters.ts). */
@@ -134,6 +143,8 @@ export interface CollectBatchOptions {
   rolloutFilters?: RolloutFilterOptions;
   /** Groups earlier batches kept beyond their need, taken first; the surplus goes there (absent: dropped). */
   carry?: CarryBuffer;
+  /** Each environment's admission gates by name ([env.curriculum.gates]; absent: none). */
+  gates_E?: readonly (Readonly<Record<string, GateConfig>> | undefined)[];
 }
 
 /** Collects one batch; see the file comment. Throws CancelledError-carrying results via `signal`. */
@@ -146,6 +157,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
     tooHard: 0,
     noSpread: 0,
     errored: 0,
+    rejected: 0,
     surplus: 0,
     carried: 0,
     stale: 0,
@@ -160,6 +172,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
   let rounds = 0;
   let barren = 0;
   const maxBarren = options.maxBarrenRounds ?? 10;
+  const gates = new AdmissionGates(options.gates_E ?? []);
   while (groups_P.length < options.groups) {
     if (options.signal?.aborted) break;
     const missing = options.groups - groups_P.length;
@@ -177,11 +190,18 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
         continue;
       }
       const rewards_G = group.records_G.map((r) => r.reward);
+      // in draw order, before the next round draws: a resumed run's samplers see what the unbroken run's saw
+      const meanReward = rewards_G.reduce((a, b) => a + b, 0) / rewards_G.length;
+      options.source.observe(group.envIndex, group.records_G[0]!.example_id, meanReward);
       const verdict = judgeGroup(rewards_G, options.thresholds);
       if (verdict === "too_easy") counts.tooEasy += 1;
       else if (verdict === "too_hard") counts.tooHard += 1;
       else if (verdict === "no_spread") counts.noSpread += 1;
       if (verdict !== "keep") continue;
+      if (!gates.admit(group.envIndex, groupAdvantages(group, options))) {
+        counts.rejected += 1;
+        continue;
+      }
       keptThisRound += 1;
       if (groups_P.length >= options.groups) {
         counts.surplus += 1;
@@ -209,12 +229,14 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
     rounds,
     generationMs: performance.now() - started,
     rolloutFilters: filterCounts(groups_P, options),
+    rows_E: options.source.seen(),
+    rejected_E: gates.rejected(),
   };
 }
 
 /** "3 too easy, 2 too hard, ..." for messages. */
 export function describeCounts(counts: FilterCounts): string {
-  return `${counts.drawn} drawn, ${counts.tooEasy} too easy, ${counts.tooHard} too hard, ${counts.noSpread} with no reward spread, ${counts.errored} errored`;
+  return `${counts.drawn} drawn, ${counts.tooEasy} too easy, ${counts.tooHard} too hard, ${counts.noSpread} with no reward spread, ${counts.errored} errored, ${counts.rejected} rejected by gates`;
 }
 
 /** A generated group before filtering. */
@@ -296,8 +318,8 @@ function oldestVersion(state: RolloutState<unknown>, client: PolicyClient, dispa
   return Number.isFinite(oldest) ? oldest : dispatched;
 }
 
-function trainGroup(group: DrawnGroup, options: CollectBatchOptions): TrainGroup {
-  const serverUrl = options.client.baseUrl;
+/** A group's advantages: its rewards, less the length penalty when set, centred on their mean. */
+function groupAdvantages(group: DrawnGroup, options: CollectBatchOptions): number[] {
   const rewards_G = group.records_G.map((r) => r.reward);
   const penalties_G = options.lengthPenalty
     ? lengthPenalties(
@@ -310,7 +332,12 @@ function trainGroup(group: DrawnGroup, options: CollectBatchOptions): TrainGroup
         options.lengthPenalty,
       )
     : undefined;
-  const advantages_G = computeAdvantages(rewards_G, { normalizeStd: options.normalizeStd, penalties_G });
+  return computeAdvantages(rewards_G, { normalizeStd: options.normalizeStd, penalties_G });
+}
+
+function trainGroup(group: DrawnGroup, options: CollectBatchOptions): TrainGroup {
+  const serverUrl = options.client.baseUrl;
+  const advantages_G = groupAdvantages(group, options);
   const items_G_D = group.records_G.map((record, g) => {
     const built = rolloutItems(record.trajectory, advantages_G[g]!);
     if (built.ok) return built.items_D;

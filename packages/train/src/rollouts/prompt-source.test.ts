@@ -20,17 +20,17 @@ const draw = (source: PromptSource, n: number): string[] =>
 
 describe("the prompt source", () => {
   it("visits every row once per epoch, in a seeded order", () => {
-    const source = new PromptSource([rows("a", 10)], 3);
+    const source = new PromptSource({ rows_E: [rows("a", 10)], seed: 3 });
     const epoch1 = draw(source, 10);
     const epoch2 = draw(source, 10);
     expect(new Set(epoch1).size).toBe(10);
     expect(new Set(epoch2).size).toBe(10);
     expect(epoch2).not.toEqual(epoch1);
-    expect(draw(new PromptSource([rows("a", 10)], 3), 20)).toEqual([...epoch1, ...epoch2]);
+    expect(draw(new PromptSource({ rows_E: [rows("a", 10)], seed: 3 }), 20)).toEqual([...epoch1, ...epoch2]);
   });
 
   it("mixes environments in proportion to their row counts", () => {
-    const source = new PromptSource([rows("a", 300), rows("b", 100)], 0);
+    const source = new PromptSource({ rows_E: [rows("a", 300), rows("b", 100)], seed: 0 });
     const drawn = draw(source, 4000);
     const share = drawn.filter((d) => d.startsWith("1:")).length / drawn.length;
     expect(share).toBeGreaterThan(0.22);
@@ -40,7 +40,7 @@ describe("the prompt source", () => {
   it("mixes environments by their weights ([[env]] ratio), whatever their row counts", () => {
     const envs = [rows("a", 100), rows("b", 300)];
     const share = (weights_E?: number[]): number => {
-      const drawn = draw(new PromptSource(envs, 0, undefined, weights_E), 4000);
+      const drawn = draw(new PromptSource({ rows_E: envs, seed: 0, weights_E }), 4000);
       return drawn.filter((d) => d.startsWith("0:")).length / drawn.length;
     };
     expect(share([3, 1])).toBeGreaterThan(0.72);
@@ -51,10 +51,10 @@ describe("the prompt source", () => {
 
   it("continues exactly from a saved state, as a resumed run must", () => {
     const envs = [rows("a", 7), rows("b", 5)];
-    const unbroken = new PromptSource(envs, 11);
+    const unbroken = new PromptSource({ rows_E: envs, seed: 11 });
     draw(unbroken, 23);
     const state = JSON.parse(JSON.stringify(unbroken.state())); // as written in progress.json
-    const resumed = new PromptSource(envs, 11, state);
+    const resumed = new PromptSource({ rows_E: envs, seed: 11, state });
     expect(draw(resumed, 30)).toEqual(draw(unbroken, 30));
   });
 });
