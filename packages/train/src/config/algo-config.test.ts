@@ -1,4 +1,5 @@
 import { ConfigError } from "@vf-rl/core";
+import { BASE_MODEL_DIR } from "@vf-rl/engine";
 import { describe, expect, it } from "vitest";
 import { tinyRunConfig } from "../testing/index.ts";
 import { algoNotes } from "./algo-config.ts";
@@ -27,9 +28,9 @@ const problem = (algo: unknown): string => {
 describe("the [algo] table", () => {
   it('is GRPO by default, and "opd" takes a teacher with kl_coef 1 and reward_weight 0 by default', () => {
     expect(resolve().algo).toEqual({ type: "grpo" });
-    expect(resolve({ type: "opd", teacher: { model: "teacher-ckpt" } }).algo).toEqual({
+    expect(resolve({ type: "opd", teacher: { model: BASE_MODEL_DIR } }).algo).toEqual({
       type: "opd",
-      teacher: { model: "teacher-ckpt" },
+      teacher: { model: BASE_MODEL_DIR },
       kl_coef: 1,
       reward_weight: 0,
     });
@@ -45,17 +46,20 @@ describe("the [algo] table", () => {
     expect(problem({ type: "opd", teacher: {} })).toMatch(
       /algo\.teacher\.model \(missing\): is missing: give the teacher's checkpoint folder as model = "\.\.\.", or a server as url/,
     );
-    expect(problem({ type: "opd", teacher: { model: "t", api_key_var: "K" } })).toMatch(
+    expect(problem({ type: "opd", teacher: { model: BASE_MODEL_DIR, api_key_var: "K" } })).toMatch(
       /algo\.teacher\.api_key_var \("K"\): is the key of a teacher server: set url too/,
     );
-    expect(problem({ type: "opd", teacher: { model: "t" }, kl_coeff: 1 })).toMatch(
+    expect(problem({ type: "opd", teacher: { model: "no/such/teacher" } })).toBe(
+      "run.toml: algo.teacher.model (\"no/such/teacher\") is not a folder: give the teacher's checkpoint folder (config.json and model.safetensors), relative to the working folder, or its server's url",
+    );
+    expect(problem({ type: "opd", teacher: { model: BASE_MODEL_DIR }, kl_coeff: 1 })).toMatch(
       /unknown key "algo\.kl_coeff": did you mean "algo\.kl_coef"\?/,
     );
     expect(problem({ type: "ppo" })).toMatch(/^run\.toml: algo\.type \("ppo"\)/);
   });
 
   it("notes that distillation trains every group, and warns when the student samples away from temperature 1", () => {
-    const opd = resolve({ type: "opd", teacher: { model: "t" } }, { temperature: 0.7 });
+    const opd = resolve({ type: "opd", teacher: { model: BASE_MODEL_DIR } }, { temperature: 0.7 });
     const notes = algoNotes(opd.algo, opd.sampling);
     expect(notes[0]).toMatch(/every group is trained on, whatever its rewards/);
     expect(notes[1]).toMatch(/sampling\.temperature is 0\.7, but the teacher scores at temperature 1/);

@@ -78,6 +78,12 @@ export function resolveTrainConfig(
       `${source.where}: model (${JSON.stringify(model)}) is not a folder: give a checkpoint folder (config.json and model.safetensors), relative to the working folder`,
     );
   }
+  const teacher = config.algo.type === "opd" ? config.algo.teacher : undefined;
+  if (teacher?.url === undefined && teacher?.model !== undefined && !existsSync(teacher.model)) {
+    problems.push(
+      `${source.where}: algo.teacher.model (${JSON.stringify(teacher.model)}) is not a folder: give the teacher's checkpoint folder (config.json and model.safetensors), relative to the working folder, or its server's url`,
+    );
+  }
   const named = [
     ...config.env.map((env, i) => ({ env, table: `env[${i}]` })),
     ...(config.eval?.env ?? []).map((env, i) => ({ env, table: `eval.env[${i}]` })),
