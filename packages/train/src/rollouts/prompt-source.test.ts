@@ -1,6 +1,6 @@
 import type { RolloutInput } from "@vf-rl/core";
 import { describe, expect, it } from "vitest";
-import { PromptSource } from "./prompt-source.ts";
+import { PromptSource, PromptSourceState } from "./prompt-source.ts";
 
 const rows = (env: string, n: number): RolloutInput[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -55,6 +55,22 @@ describe("the prompt source", () => {
     draw(unbroken, 23);
     const state = JSON.parse(JSON.stringify(unbroken.state())); // as written in progress.json
     const resumed = new PromptSource({ rows_E: envs, seed: 11, state });
+    expect(draw(resumed, 30)).toEqual(draw(unbroken, 30));
+  });
+
+  it("resumes a checkpoint written before curricula, which kept each environment's epoch and position", () => {
+    const envs = [rows("a", 7), rows("b", 5)];
+    const unbroken = new PromptSource({ rows_E: envs, seed: 11 });
+    draw(unbroken, 23);
+    const { rng, rows: samplers } = unbroken.state();
+    const cursors = samplers.map((s) =>
+      s.type === "standard" ? { epoch: s.epoch, position: s.position } : {},
+    );
+    const resumed = new PromptSource({
+      rows_E: envs,
+      seed: 11,
+      state: PromptSourceState.parse({ rng, cursors }),
+    });
     expect(draw(resumed, 30)).toEqual(draw(unbroken, 30));
   });
 });
