@@ -1,7 +1,7 @@
 // Resuming a run at an older checkpoint (`--resume-step N`), with checkpoints kept as prime-rl keeps
 // them (keep_last, keep_interval): a tiny fresh model on the toy vowels environment.
 import { readdirSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,5 +65,29 @@ describe("resuming at a step", () => {
     expect(onDisk).toEqual([[2], [2, 3]]);
     expect(await checkpointSteps(layout)).toEqual([2, 4]);
     expect(await trainSteps(run.output_dir)).toEqual(unbroken); // steps 3 and 4 as the unbroken run took them
+  });
+});
+
+describe("resuming a checkpoint written by an older vf", () => {
+  it("reads keys added since then at their defaults, so the run continues; a key set otherwise is still refused", async () => {
+    const run = config("older", { max_steps: 2, checkpoints: { interval: 1 } });
+    const layout = new RunLayout(run.output_dir);
+    await runTraining({ config: run, log: quiet });
+    // the checkpoint as an older vf wrote it: without the keys that came later
+    const progressFile = join(layout.checkpoint(2), "progress.json");
+    const progress = JSON.parse(await readFile(progressFile, "utf8")) as { config: Record<string, unknown> };
+    for (const key of ["max_off_policy_steps", "filter_zero_advantages", "filters", "algo"]) {
+      delete progress.config[key];
+    }
+    await writeFile(progressFile, JSON.stringify(progress));
+
+    const longer = { ...run, max_steps: 3 };
+    const resumed = await runTraining({ config: longer, resume: true, log: quiet });
+    expect(resumed).toMatchObject({ steps: 3, interrupted: false });
+
+    const stricter = { ...run, max_steps: 4, max_off_policy_steps: 2 };
+    await expect(runTraining({ config: stricter, resume: true, log: quiet })).rejects.toThrow(
+      "--resume: the config changed max_off_policy_steps (8 → 2)",
+    );
   });
 });

@@ -27,6 +27,7 @@ import {
   readCheckpoint,
   trainerStateDir,
 } from "./run-checkpoint.ts";
+import { sameJson, savedWithDefaults } from "./saved-config.ts";
 
 /** Keys that may change between attempts of one run; every other key must stay as it was. */
 const CHANGEABLE = new Set(["max_steps", "eval", "checkpoints", "trainer", "inference", "output_dir"]);
@@ -64,11 +65,11 @@ export async function resumeProblems(
       `${layout.dir} holds no training run, so --resume has nothing to continue: check output_dir, or start without --resume for a new run`,
     );
   }
-  const saved = found.progress.config;
+  const saved = savedWithDefaults(found.progress.config, CHANGEABLE);
   const current = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
   const changed = [...new Set([...Object.keys(saved), ...Object.keys(current)])]
     .filter((key) => !CHANGEABLE.has(key))
-    .filter((key) => JSON.stringify(saved[key]) !== JSON.stringify(current[key]));
+    .filter((key) => !sameJson(saved[key], current[key]));
   if (changed.length > 0) {
     const what = changed.map(
       (key) => `${key} (${JSON.stringify(saved[key])} → ${JSON.stringify(current[key])})`,
