@@ -44,6 +44,7 @@ export {
   type ResolvedTrainConfig,
   resolveTrainConfig,
 } from "./config/load-train-config.ts";
+export { SftStageConfig } from "./config/sft-stage-config.ts";
 export {
   AdvantageConfig,
   CheckpointsConfig,
@@ -68,9 +69,11 @@ export {
 } from "./inference/inference-endpoint.ts";
 export { openTeacher, type TeacherEndpoint } from "./inference/teacher-endpoint.ts";
 export { OffPolicySchedule } from "./loop/off-policy.ts";
+export { describeStages, type RunStagesResult, runStages } from "./loop/run-stages.ts";
 export { type RunTrainingOptions, type RunTrainingResult, runTraining } from "./loop/run-training.ts";
 export { EvalRow, MetricsLog, MetricsRow, readMetrics, StepTimes, TrainRow } from "./metrics/metrics-file.ts";
 export { rewardCurveHtml, rewardCurveSvg, writeRewardCurve } from "./metrics/reward-curve.ts";
+export { SftRow } from "./metrics/sft-row.ts";
 export { rewardInterval } from "./metrics/step-report.ts";
 export {
   type CollectBatchOptions,

@@ -66,6 +66,11 @@ export interface RunTrainingOptions extends RunStartOptions {
   log?: (line: string) => void;
   /** Receives every metrics row as it is written. */
   onRow?: (row: MetricsRow) => void;
+  /**
+   * The stage before a new run's RL, the [sft] stage (run-stages.ts): its weights are policy 0,
+   * with a fresh optimizer, and its metrics rows open metrics.jsonl.
+   */
+  previousStage?: { weights: string; rows: readonly MetricsRow[] };
 }
 
 /** How a run ended. */
@@ -126,7 +131,11 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
     if (runStart.type !== "resume") {
       await writeFile(layout.configFile, stringifyToml(config as unknown as Record<string, unknown>));
     }
-    if (runStart.type === "new") await trainer.saveWeights(layout.weights(0));
+    if (runStart.type === "new") {
+      if (options.previousStage) await trainer.loadWeights(options.previousStage.weights);
+      for (const row of options.previousStage?.rows ?? []) await metrics.append(row);
+      await trainer.saveWeights(layout.weights(0));
+    }
     const firstPolicy = schedule.policyOf(start);
     inference =
       config.inference.url === undefined

@@ -1,4 +1,8 @@
-/** `vf plot RUN_DIR`: draws a training run's reward curve from its metrics.jsonl, at any time. */
+/**
+ * `vf plot RUN_DIR`: draws a training run's reward curve from its metrics.jsonl, at any time, and
+ * sums up its [sft] stage when it has one (whose loss curve is sft/loss-curve.svg).
+ */
+import type { SftRow } from "@vf-rl/train";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 
@@ -16,6 +20,13 @@ export function registerPlot(program: Command, io: Output): void {
       const layout = new RunLayout(dir);
       const curve = await writeRewardCurve(layout);
       const { rows, skipped } = await readMetrics(layout.metricsFile);
+      const sft = rows.filter((r): r is SftRow => r.kind === "sft");
+      const lastSft = sft.at(-1);
+      if (lastSft !== undefined) {
+        const evalLoss = sft.findLast((r) => r.eval_loss !== undefined)?.eval_loss;
+        const held = evalLoss !== undefined ? `, eval loss ${evalLoss.toFixed(4)}` : "";
+        io.out(`sft stage: ${sft.length} steps, last loss ${lastSft.loss.toFixed(4)}${held}`);
+      }
       const train = rows.filter((r) => r.kind === "train");
       const last = train.at(-1);
       io.out(

@@ -107,6 +107,29 @@ describe("vf train", () => {
     expect((await evaluate(join(runDir, "weights", "step_3"))).avg_error).toBe(0);
   }, 120_000);
 
+  it("with an [sft] table fine-tunes first, saying which stage runs; --dry-run and vf plot name the stage", async () => {
+    const config = await configFile("staged", "[sft]\nmax_steps = 6\nbatch_size = 4\n");
+    const dry = await runVf(["train", config, "--dry-run"]);
+    expect(dry.stdout.split("\n")[0]).toBe(
+      `# stages: sft (6 steps of 4 on the reference answers of ${VOWELS_ENV}), then rl (3 steps) from its weights`,
+    );
+    expect(dry.stdout).toMatch(/\[sft\]\nmax_steps = 6\nbatch_size = 4\nlr = 0\.001\n/);
+
+    const run = await runVf(["train", config, "--max_steps", "1", "--env.args.reference", "aeiou"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^stage sft: 6 steps of 4 conversations \(16, 8 held out\) from step 0 \|/m);
+    expect(run.stdout).toMatch(/^sft step 6\/6 \| loss [\d.]+ \| eval loss [\d.]+ \|/m);
+    expect(run.stdout).toMatch(
+      /^stage rl: policy 0 is the sft stage's weights \(.*staged\/sft\/checkpoints\/step_6\/trainer\)/m,
+    );
+    expect(run.stdout).toMatch(/^step 1\/1 \| reward/m);
+    const plot = await runVf(["plot", join(dir, "staged")]);
+    expect(plot.code).toBe(0);
+    expect(plot.stdout).toMatch(
+      /^sft stage: 6 steps, last loss [\d.]+, eval loss [\d.]+\n1 steps, last train reward/m,
+    );
+  }, 120_000);
+
   it("--dry-run prints the resolved config; a bad one exits 1 naming each key", async () => {
     const config = await configFile("dry");
     const dry = await runVf(["train", config, "--dry-run", "--sampling.temperature=0.5"]);

@@ -1,7 +1,8 @@
 /**
  * `vf train config.toml [--key.path value ...] [--dry-run] [--resume]`: reinforcement learning on
- * the config's environments (packages/train does the work). Ctrl-C finishes the step in progress,
- * writes a checkpoint and exits with 130; a second Ctrl-C quits at once.
+ * the config's environments, after a supervised stage when the config has an [sft] table
+ * (packages/train does the work). Ctrl-C finishes the step in progress, writes a checkpoint and
+ * exits with 130; a second Ctrl-C quits at once.
  */
 import { existsSync } from "node:fs";
 import type { ConfigOverride } from "@vf-rl/core/config";
@@ -66,6 +67,9 @@ Examples:
   vf train my.toml --inference-url http://10.0.0.3:8000/v1 --trainer-url http://10.0.0.2:8200
   vf plot outputs/train/reverse-text                         redraw the reward curve
 
+A config's [sft] table runs a supervised stage first (max_steps, batch_size, lr, data; default data:
+the [[env]] rows' reference answers), in the run folder's sft/; RL then starts from its weights.
+
 Checkpoints ([checkpoints] interval, keep_last, keep_interval) are where a run goes on from:
   vf train my.toml --resume --resume-step 40                 back to step 40 of the same run
   vf train new.toml --fork outputs/train/reverse-text/checkpoints/step_40
@@ -77,7 +81,7 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
     )
     .action(async (path: string, rest: string[], flags: TrainFlags) => {
       if (!existsSync(path)) throw await (await import("./missing-config.ts")).trainConfigNotFound(path);
-      const { envSource, loadTrainConfig, runTraining } = await import("@vf-rl/train");
+      const { describeStages, envSource, loadTrainConfig, runStages } = await import("@vf-rl/train");
       const { parseOverrides } = await import("@vf-rl/core/config");
       const { stringify: stringifyToml } = await import("smol-toml");
       const overrides: ConfigOverride[] = parseOverrides(rest);
@@ -101,12 +105,13 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
       const config = await loadTrainConfig(path, overrides);
       if (flags.dryRun) {
         const toml = stringifyToml(JSON.parse(JSON.stringify(config)) as Record<string, unknown>);
+        io.out(`# ${describeStages(config)}`); // a comment: the output stays the config's TOML
         io.out(toml.replace(/\n\[/g, "\n\n[").trimEnd()); // a blank line before each table
         return;
       }
       const interrupt = onInterrupt(io, "stopping after this step and writing a checkpoint");
       try {
-        const result = await runTraining({
+        const result = await runStages({
           config,
           resume: Boolean(flags.resume),
           ...(flags.resumeStep !== undefined ? { resumeStep: flags.resumeStep } : {}),
