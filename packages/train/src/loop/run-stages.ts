@@ -14,6 +14,7 @@ import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { UserError } from "@vf-rl/core";
 import { latestCheckpoint, trainerStateDir } from "../checkpoints/run-checkpoint.ts";
+import { sameJson, savedWithDefaults } from "../checkpoints/saved-config.ts";
 import {
   type FoundSftCheckpoint,
   latestSftCheckpoint,
@@ -125,13 +126,13 @@ async function sftStart(
         : `${layout.dir} holds no training run, so --resume has nothing to continue: check output_dir, or start without --resume for a new run`,
     );
   }
-  const changed = stageKeys(sft).filter(
-    (key) => JSON.stringify(found.progress.config[key]) !== JSON.stringify(jsonOf(config)[key]),
-  );
+  // read as resume-run reads a checkpoint's config: keys added since at their defaults
+  const saved = savedWithDefaults(found.progress.config, new Set());
+  const current = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+  const changed = stageKeys(sft).filter((key) => !sameJson(saved[key], current[key]));
   if (changed.length > 0) {
     const what = changed.map(
-      (key) =>
-        `${key} (${JSON.stringify(found.progress.config[key])} → ${JSON.stringify(jsonOf(config)[key])})`,
+      (key) => `${key} (${JSON.stringify(saved[key])} → ${JSON.stringify(current[key])})`,
     );
     throw new UserError(
       `--resume: the config changed ${what.join(", ")} since ${found.dir} was written, so the sft stage would not be the same: put them back, or start a new run in another output_dir`,
@@ -143,10 +144,6 @@ async function sftStart(
 /** The keys that decide what the SFT stage trains: the [[env]] tables only when they are its data. */
 function stageKeys(sft: SftStageConfig): string[] {
   return ["model", "seed", "sft", ...(sftDataPaths(sft).length === 0 ? ["env"] : [])];
-}
-
-function jsonOf(config: ResolvedTrainConfig): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
 }
 
 /** The `sft` rows of a metrics.jsonl (a checkpoint's copy). */
