@@ -91,8 +91,7 @@ function isFresh(dir) {
  * (test-packages/) and a folder's helpers for its tests (test-support.ts, x-test-support.ts). tsconfig.build.json
  * excludes the same TypeScript files.
  */
-const TEST_ONLY =
-  /\.test\.|\.contract\.|\.fixture\.|test-support\.ts$|(^|\/)(fixtures|test-packages)\//;
+const TEST_ONLY = /\.test\.|\.contract\.|\.fixture\.|test-support\.ts$|(^|\/)(fixtures|test-packages)\//;
 
 /** Non-TypeScript files of src/ that run with the package. */
 function assets(dir) {
