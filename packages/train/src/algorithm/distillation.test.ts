@@ -122,7 +122,7 @@ describe("on-policy distillation's credit", () => {
     const flatEnv = { id: loaded.id, env: loaded.env };
     const flatRows = (await loaded.env.inputs({ split: "train", rolloutsPerExample: 1 })).inputs;
     const flat = { envs_E: [flatEnv], source: new PromptSource({ rows_E: [flatRows], seed: 0 }) };
-    const dropped = await collect({ ...flat, maxBarrenRounds: 1 }).catch((e: unknown) => e);
+    const dropped = await collect({ ...flat, maxBarrenBatches: 1 }).catch((e: unknown) => e);
     expect(dropped).toBeInstanceOf(UserError);
     expect((dropped as Error).message).toMatch(/2 with no reward spread/);
     const kept = await collect({ ...flat, thresholds: { keepNoSpread: true } });

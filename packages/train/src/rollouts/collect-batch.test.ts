@@ -106,13 +106,13 @@ describe("collecting a batch", () => {
     expect(differ).toBe(true);
   });
 
-  it("gives up with advice when round after round keeps nothing", async () => {
-    const error = await collectBatch(options({ thresholds: { easyThreshold: 0 }, maxBarrenRounds: 2 })).catch(
-      (e) => e,
-    );
+  it("gives up with advice when batches' worth of groups keep nothing", async () => {
+    const error = await collectBatch(
+      options({ thresholds: { easyThreshold: 0 }, maxBarrenBatches: 2 }),
+    ).catch((e) => e);
     expect(error).toBeInstanceOf(UserError);
     expect(error.message).toMatch(
-      /2 rounds of sampling in a row gave no group worth training on \(8 drawn, 8 too easy/,
+      /8 groups drawn in a row gave no group worth training on \(8 drawn, 8 too easy/,
     );
     expect(error.message).toMatch(/vf doctor/);
   });

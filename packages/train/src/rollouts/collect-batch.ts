@@ -33,6 +33,7 @@ import {
 } from "../algorithm/rollout-filters.ts";
 import { rolloutItems } from "../algorithm/training-items.ts";
 import type { GateConfig } from "../config/curriculum-config.ts";
+import { BarrenGuard } from "./barren-guard.ts";
 import type { CarryBuffer } from "./carry-buffer.ts";
 import { mixSeed, type PolicyClient } from "./policy-client.ts";
 import type { PromptSource } from "./prompt-source.ts";
@@ -137,8 +138,8 @@ export interface CollectBatchOptions {
   batchIndex: number;
   seed: number;
   signal?: AbortSignal;
-  /** Rounds in a row that keep nothing before giving up (default 10). */
-  maxBarrenRounds?: number;
+  /** Batches' worth of groups drawn in a row without one kept before giving up (default 10; barren-guard.ts). */
+  maxBarrenBatches?: number;
   /** Which rollouts of a kept group are trained on ([[filters]], filter_zero_advantages); absent: all. */
   rolloutFilters?: RolloutFilterOptions;
   /** Groups earlier batches kept beyond their need, taken first; the surplus goes there (absent: dropped). */
@@ -170,8 +171,7 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
   const all_records_env: number[] = [];
   const drawn_E = options.envs_E.map(() => 0);
   let rounds = 0;
-  let barren = 0;
-  const maxBarren = options.maxBarrenRounds ?? 10;
+  const barren = new BarrenGuard(options.groups, options.maxBarrenBatches ?? 10);
   const gates = new AdmissionGates(options.gates_E ?? []);
   while (groups_P.length < options.groups) {
     if (options.signal?.aborted) break;
@@ -211,10 +211,10 @@ export async function collectBatch(options: CollectBatchOptions): Promise<Collec
       groups_P.push(trainGroup(group, options));
     }
     counts.kept = groups_P.length;
-    barren = keptThisRound === 0 ? barren + 1 : 0;
-    if (barren >= maxBarren && !options.signal?.aborted) {
+    barren.record(drawn.length, keptThisRound);
+    if (barren.exhausted && !options.signal?.aborted) {
       throw new UserError(
-        `${barren} rounds of sampling in a row gave no group worth training on (${describeCounts(counts)}): ` +
+        `${barren.barrenDraws} groups drawn in a row gave no group worth training on (${describeCounts(counts)}): ` +
           "the task is too easy or too hard for this model, or every rollout of a group scores the same; " +
           "check the rewards with vf doctor, loosen easy_threshold/hard_threshold, raise rollouts_per_example or the temperature",
       );
