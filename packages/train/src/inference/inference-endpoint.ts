@@ -4,10 +4,11 @@
  * the engine's own server, started in this process on a loopback port; with a URL, an external one.
  * Either way the loop talks to it only over HTTP, as it would to vLLM.
  */
-import { OpenAIModelClient, SystemError, UserError } from "@vf-rl/core";
-import { NO_API_KEY, resolveApiKey } from "@vf-rl/core/client";
+import { OpenAIModelClient, SystemError } from "@vf-rl/core";
+import { NO_API_KEY } from "@vf-rl/core/client";
 import { BUILTIN_MODEL_NAME, startEngineServer } from "@vf-rl/engine";
 import { vfErrorOf } from "../engine-errors.ts";
+import { listedServer } from "./listed-server.ts";
 
 /** A server to sample from, and how to change its weights. */
 export interface InferenceEndpoint {
@@ -53,24 +54,15 @@ export interface ConnectInferenceOptions {
 
 /** Connects to a running server, checking that it answers and which model it serves. */
 export async function connectInference(options: ConnectInferenceOptions): Promise<InferenceEndpoint> {
-  const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const apiKey = options.apiKeyVar ? resolveApiKey(options.apiKeyVar) : NO_API_KEY;
-  const probe = new OpenAIModelClient({ baseUrl, apiKey, maxRetries: 0 });
-  let listed: string[];
-  try {
-    listed = await probe.listModels(AbortSignal.timeout(10_000));
-  } catch (error) {
-    throw new UserError(
-      `cannot reach the inference server at ${baseUrl} (${(error as Error).message}): start it (vf serve --port 8000) and pass its URL ending in /v1 as --inference-url`,
-      { cause: error },
-    );
-  } finally {
-    await probe.close();
-  }
-  const model = options.model ?? listed[0];
-  if (model === undefined) {
-    throw new UserError(`${baseUrl}/models lists no model: set inference.model in the config`);
-  }
+  const { baseUrl, apiKey, model } = await listedServer(options.baseUrl, {
+    model: options.model,
+    apiKeyVar: options.apiKeyVar,
+    hints: {
+      what: "the inference server",
+      start: "start it (vf serve --port 8000) and pass its URL ending in /v1 as --inference-url",
+      modelKey: "inference.model",
+    },
+  });
   return endpointFor(baseUrl, model, apiKey);
 }
 

@@ -9,11 +9,12 @@
  * run; a teacher that does not return them is noted as unchecked. The teacher then scores the
  * probe's tokens once, so a server without `prompt_logprobs` is refused before any sampling.
  */
-import { OpenAIModelClient, UserError } from "@vf-rl/core";
-import { NO_API_KEY, resolveApiKey } from "@vf-rl/core/client";
+import { UserError } from "@vf-rl/core";
+import { NO_API_KEY } from "@vf-rl/core/client";
 import type { TeacherConfig } from "../config/algo-config.ts";
 import { TeacherScorer } from "../rollouts/teacher-scorer.ts";
 import { startLocalInference } from "./inference-endpoint.ts";
+import { listedServer } from "./listed-server.ts";
 import { answerMessage, postJson, type ServerAddress } from "./server-post.ts";
 
 /** A teacher ready to score. */
@@ -63,25 +64,15 @@ async function connectTeacher(
   model: string | undefined,
   apiKeyVar: string | undefined,
 ): Promise<ServerAddress> {
-  const baseUrl = url.replace(/\/+$/, "");
-  const apiKey = apiKeyVar ? resolveApiKey(apiKeyVar) : NO_API_KEY;
-  const probe = new OpenAIModelClient({ baseUrl, apiKey, maxRetries: 0 });
-  let listed: string[];
-  try {
-    listed = await probe.listModels(AbortSignal.timeout(10_000));
-  } catch (error) {
-    throw new UserError(
-      `cannot reach the teacher at ${baseUrl} (${(error as Error).message}): start it (vLLM, or vf serve --port 8001) and set algo.teacher.url to its URL ending in /v1`,
-      { cause: error },
-    );
-  } finally {
-    await probe.close();
-  }
-  const name = model ?? listed[0];
-  if (name === undefined) {
-    throw new UserError(`${baseUrl}/models lists no model: set algo.teacher.model to the name it serves`);
-  }
-  return { baseUrl, model: name, apiKey };
+  return listedServer(url, {
+    model,
+    apiKeyVar,
+    hints: {
+      what: "the teacher",
+      start: "start it (vLLM, or vf serve --port 8001) and set algo.teacher.url to its URL ending in /v1",
+      modelKey: "algo.teacher.model",
+    },
+  });
 }
 
 /** Checks that the teacher renders the probe as the student does and scores prompts; returns notes. */
