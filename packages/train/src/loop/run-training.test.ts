@@ -150,7 +150,7 @@ describe("a training run", () => {
     // batch 2 (sampled by policy 1) waits a step: trained at step 3, two steps stale, within the default bound 8
     expect(train.map((r) => r.off_policy_max)).toEqual([0, 1, 1, 2]);
     expect(train.map((r) => r.off_policy_dropped)).toEqual([0, 0, 0, 0]);
-    expect(lines.some((l) => /^step 2\/4 \| .* \| groups 4\/2 \(1 flat, 3 carried\) \|/.test(l))).toBe(true);
+    expect(lines.some((l) => /^step 2\/4 \| .* \| groups 4\/5 \(1 flat, 3 carried\) \|/.test(l))).toBe(true);
   });
 
   it("drops the carried groups older than max_off_policy_steps, counts them and draws anew", async () => {

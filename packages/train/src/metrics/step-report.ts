@@ -156,7 +156,8 @@ export function formatStepLine(row: TrainRow, maxSteps: number): string {
   return [
     `step ${row.step}/${maxSteps}`,
     `reward ${row.reward_mean.toFixed(3)} ± ${row.reward_std.toFixed(3)} (all ${row.reward_all_mean.toFixed(3)})`,
-    `groups ${g.kept}/${g.drawn}${dropped.length > 0 ? ` (${dropped.join(", ")})` : ""}`,
+    // of the groups this batch had: drawn for it, and carried from the last one
+    `groups ${g.kept}/${g.drawn + g.carried}${dropped.length > 0 ? ` (${dropped.join(", ")})` : ""}`,
     `loss ${fmt(row.loss)}`,
     `entropy ${row.entropy.toFixed(3)}`,
     `kl ${fmt(row.mismatch_kl)}`,
