@@ -47,6 +47,7 @@ describe("a line chart", () => {
 
   it("draws each series where its values fall, with round ticks and a legend", () => {
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg.split("\n")[1]).toBe("<title>run &lt;a &amp; &quot;b&quot;&gt;: reward</title>"); // named for screen readers, escaped
     // the band is closed: upper curve left to right, lower curve back
     expect(svg).toContain('<path d="M64.0,172.0 L610.0,73.0 L610.0,205.0 L64.0,304.0 Z" fill="#111111"');
     expect(svg).toContain('stroke="#222222" stroke-width="1.5" stroke-dasharray="4 3"');

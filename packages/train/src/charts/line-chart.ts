@@ -152,6 +152,8 @@ export function lineChartSvg(chart: LineChart): string {
   }
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12" fill="#111827">`,
+    // the chart's name for screen readers and as the tooltip of an image that shows it
+    `<title>${escapeXml(chart.title)}: ${escapeXml(chart.yLabel)}</title>`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
     ...parts,
     "</svg>",
