@@ -17,11 +17,14 @@ export interface WorkspaceFile {
 }
 
 // An installed vf ships the configs in its package (scripts/build.mjs copies them there); inside vf's
-// repository they are at the root.
-const SHIPPED_CONFIGS = [
-  fileURLToPath(new URL("../../../configs/", import.meta.url)),
-  fileURLToPath(new URL("../../../../../configs/", import.meta.url)),
-].find((dir) => existsSync(dir));
+// repository, running from these sources, they are at the root, and the package's copy is a build
+// output that is stale until the next build.
+const PACKAGE_CONFIGS = fileURLToPath(new URL("../../../configs/", import.meta.url));
+const REPO_CONFIGS = fileURLToPath(new URL("../../../../../configs/", import.meta.url));
+const FROM_SOURCES = import.meta.url.endsWith(".ts");
+const SHIPPED_CONFIGS = (
+  FROM_SOURCES ? [REPO_CONFIGS, PACKAGE_CONFIGS] : [PACKAGE_CONFIGS, REPO_CONFIGS]
+).find((dir) => existsSync(dir));
 
 export const ENDPOINTS_TOML = `# Model endpoints for vf eval -m <endpoint_id> and vf train.
 # Each [[endpoint]] row names a model server; "type" is its API: openai_chat_completions (the
