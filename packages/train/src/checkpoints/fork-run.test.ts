@@ -4,11 +4,11 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
+import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import { quiet, tinyRun, trainRows } from "../loop/run-test-support.ts";
 import { runTraining } from "../loop/run-training.ts";
-import { readMetrics, type TrainRow } from "../metrics/metrics-file.ts";
 import { RunLayout } from "../run-layout.ts";
-import { tinyRunConfig, VOWELS_ENV } from "../testing/index.ts";
+import { VOWELS_ENV } from "../testing/index.ts";
 import { readRunLineage } from "./fork-run.ts";
 
 let root: string;
@@ -20,18 +20,20 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const quiet = (): void => {};
-
-function config(name: string, overrides: Record<string, unknown> = {}): ResolvedTrainConfig {
-  return resolveTrainConfig({ raw: tinyRunConfig(join(root, name), overrides), where: "test" });
-}
+const config = (name: string, overrides: Record<string, unknown> = {}): ResolvedTrainConfig =>
+  tinyRun(root, name, overrides);
 
 /** What must be equal between two runs that saw the same batches and weights. */
 async function trainSteps(dir: string): Promise<unknown[][]> {
-  const { rows } = await readMetrics(join(dir, "metrics.jsonl"));
-  return rows
-    .filter((r): r is TrainRow => r.kind === "train")
-    .map((r) => [r.step, r.loss, r.entropy, r.grad_norm, r.reward_mean, r.mismatch_kl, r.tokens]);
+  return (await trainRows(dir)).map((r) => [
+    r.step,
+    r.loss,
+    r.entropy,
+    r.grad_norm,
+    r.reward_mean,
+    r.mismatch_kl,
+    r.tokens,
+  ]);
 }
 
 describe("a fork", () => {

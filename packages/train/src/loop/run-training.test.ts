@@ -6,10 +6,11 @@ import { SystemError, UserError } from "@vf-rl/core";
 import { startEngineServer } from "@vf-rl/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkpointSteps } from "../checkpoints/run-checkpoint.ts";
-import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
-import { type MetricsRow, readMetrics, type TrainRow } from "../metrics/metrics-file.ts";
+import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
+import type { MetricsRow, TrainRow } from "../metrics/metrics-file.ts";
 import { RunLayout } from "../run-layout.ts";
-import { tinyRunConfig, VOWELS_ENV, writeTinyModel } from "../testing/index.ts";
+import { VOWELS_ENV, writeTinyModel } from "../testing/index.ts";
+import { quiet, tinyRun, trainRows } from "./run-test-support.ts";
 import { runTraining } from "./run-training.ts";
 
 let root: string;
@@ -18,16 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-const quiet = (): void => {};
-
-function config(name: string, overrides: Record<string, unknown> = {}): ResolvedTrainConfig {
-  return resolveTrainConfig({ raw: tinyRunConfig(join(root, name), overrides), where: "test" });
-}
-
-async function trainRows(dir: string): Promise<TrainRow[]> {
-  const { rows } = await readMetrics(join(dir, "metrics.jsonl"));
-  return rows.filter((r): r is TrainRow => r.kind === "train");
-}
+const config = (name: string, overrides: Record<string, unknown> = {}): ResolvedTrainConfig =>
+  tinyRun(root, name, overrides);
 
 /** What must be equal between two runs that saw the same batches and weights. */
 const stepNumbers = (r: TrainRow) => [
