@@ -3,6 +3,9 @@ import { Command } from "commander";
 import { registerDoctor } from "./commands/doctor/doctor-command.ts";
 import { registerEnv } from "./commands/env/env-command.ts";
 import { registerEval } from "./commands/eval/eval-command.ts";
+import { registerEvalPush } from "./commands/eval/push/push-command.ts";
+import { registerEvalRescore } from "./commands/eval/rescore/rescore-command.ts";
+import { registerEvalValidate } from "./commands/eval/validate/validate-command.ts";
 import { registerHub } from "./commands/hub/hub-command.ts";
 import { registerInit } from "./commands/init/init-command.ts";
 import { registerLogin } from "./commands/login/login-command.ts";
@@ -39,7 +42,10 @@ Start here:
   vf view                       browse saved runs`,
     );
   registerInit(program, io);
-  registerEval(program, io, setExit);
+  const evalCommand = registerEval(program, io, setExit);
+  registerEvalPush(evalCommand, io);
+  registerEvalRescore(evalCommand, io);
+  registerEvalValidate(evalCommand, io, setExit);
   registerView(program, io);
   registerSetup(program, io);
   registerServe(program, io);

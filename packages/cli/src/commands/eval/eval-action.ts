@@ -11,7 +11,6 @@ import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
 import { formatComparison } from "./comparison-table.ts";
 import { loadEvalConfig } from "./eval-config.ts";
-import type { EvalPushFlags } from "./eval-push.ts";
 import { applySettings, type EvalSetting, emptyDraft, type SpecDraft, shortFlag } from "./eval-settings.ts";
 import { checkPhaseBounds, EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { exportSft, prepareSftExport } from "./export-sft.ts";
@@ -27,7 +26,7 @@ import { checkSpecPaths } from "./spec-checks.ts";
  * them), as commander parses them. An evaluation's settings are eval-settings.ts's table; they reach
  * `runEvalCommand` as the map of those given on the command line.
  */
-export interface EvalFlags extends EvalPushFlags {
+export interface EvalFlags {
   /** -c, read again here: the bound on rollouts in flight across all evaluations. */
   maxConcurrent?: number;
   saveResults?: boolean;
@@ -48,6 +47,10 @@ export interface EvalFlags extends EvalPushFlags {
   junit?: string;
   /** Where to write the Markdown summary (--summary-md); also appended to $GITHUB_STEP_SUMMARY when set. */
   summaryMd?: string;
+  /** Upload each finished run to the Hub as a report (--push). */
+  push?: boolean;
+  /** The Hub of --push (--hub). */
+  hub?: string;
 }
 
 export async function runEvalCommand(

@@ -1,20 +1,21 @@
 /**
  * `vf eval <env | config.toml>`: evaluate a model on an environment, with vf-eval's flags.
  * This file only declares the command; what it does is in eval-action.ts, loaded when it runs.
+ * `vf eval push`, `rescore` and `validate` are commands of their own (push/, rescore/, validate/),
+ * which program.ts adds under this one.
  */
 import { type Command, Option } from "commander";
 import { integerFlag, numberFlag, textFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
+import { hubUrlFlag } from "../hub/hub-flags.ts";
 import { envServerAddressFlag } from "./env-server-runner.ts";
 import type { EvalFlags } from "./eval-action.ts";
-import { registerEvalPush } from "./eval-push.ts";
-import { registerEvalRescore } from "./eval-rescore.ts";
 import { EVAL_SETTINGS, type EvalSetting, flagParser, shortFlag } from "./eval-settings.ts";
-import { registerEvalValidate } from "./eval-validate.ts";
 import { heartbeatUrlFlag } from "./heartbeat.ts";
 import { providersHelp } from "./providers.ts";
 
-export function registerEval(program: Command, io: Output, setExit: (code: number) => void): void {
+/** Adds `vf eval` to `program` and returns it, for its subcommands. */
+export function registerEval(program: Command, io: Output, setExit: (code: number) => void): Command {
   const command: Command = program
     .command("eval")
     .description(
@@ -88,6 +89,14 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     )
     .option("--best-of-group", "with --export-sft: only the best rollout of each example")
     .option("-v, --verbose", "every error message, per-rollout values and stack traces of failures")
+    .option("--push", "upload each finished run to the Hub as a report (implies -s)")
+    .option(
+      "--hub <url>",
+      "the Hub for --push (default: VF_HUB_URL, else the one you logged in to)",
+      hubUrlFlag,
+    )
+    // So that `vf eval push DIR --json` gives --json to push, not to eval.
+    .enablePositionalOptions()
     .addHelpText(
       "after",
       `
@@ -104,7 +113,11 @@ Examples:
   vf eval gsm8k -p openrouter -m qwen/qwen3-8b      OpenRouter (OPENROUTER_API_KEY)
   vf eval reverse-text -m outputs/sft/final         an engine checkpoint folder, served here
   vf eval reverse-text -m gpt-4.1-mini --cache .vf-cache --cache-mode replay --fail-under 0.8 --junit junit.xml
-                                                    CI: recorded answers only (no key), exit 3 below the gate`,
+                                                    CI: recorded answers only (no key), exit 3 below the gate
+  vf eval ada/gsm8k -m gpt-4.1-mini -n 20 --push    then publish the run as a report
+
+Providers (-p):
+${providersHelp()}`,
     )
     .action(async (env: string, flags: EvalFlags, self: Command) => {
       // The settings given on the command line (a default is not one: it must not override a config's value).
@@ -116,9 +129,5 @@ Examples:
       const { runEvalCommand } = await import("./eval-action.ts");
       await runEvalCommand(env, flags, given, { io, setExit });
     });
-  registerEvalPush(command, io);
-  registerEvalRescore(command, io);
-  registerEvalValidate(command, io, setExit);
-  // After the push command's example, which joins the examples above.
-  command.addHelpText("after", `\nProviders (-p):\n${providersHelp()}`);
+  return command;
 }

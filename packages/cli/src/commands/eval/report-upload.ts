@@ -11,8 +11,14 @@ import { readRun } from "@vf-rl/core/results";
 import type { HubClient, PushReportResult } from "@vf-rl/hub/client";
 import type { Output } from "../../terminal/output.ts";
 import { vfCommand } from "../../vf-command.ts";
-import { connectHub, loadHubClient } from "../hub/hub-flags.ts";
-import type { EvalPushFlags, PushCommandFlags } from "./eval-push.ts";
+import { connectHub, type HubFlags, loadHubClient } from "../hub/hub-flags.ts";
+
+/** The flags of `vf eval push`. */
+export interface PushCommandFlags extends HubFlags {
+  env?: string;
+  hash?: string;
+  json?: boolean;
+}
 
 /** An environment as given to `vf eval`: its id, and the folder of local environments it is looked up in. */
 export interface EvaluatedEnv {
@@ -49,7 +55,7 @@ export async function pushSavedRun(runDir: string, flags: PushCommandFlags, io: 
  * Null without `--push`.
  */
 export async function reportUploader(
-  flags: EvalPushFlags,
+  flags: HubFlags & { push?: boolean },
   io: Output,
   evaluated: readonly EvaluatedEnv[],
 ): Promise<UploadRun | null> {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { byPrompt, fixedReply, lastUserText } from "@vf-rl/core/testing";
 import { evalScripted, runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempProject, writeEnvPackage } from "./temp-env-project.ts";
+import { tempProject, writeEnvPackage } from "../temp-env-project.ts";
 
 /** An environment whose rows ask to say a word; `rubric` is the source of its Rubric. */
 const envSource = (rubric: string) => `

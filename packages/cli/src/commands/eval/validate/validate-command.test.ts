@@ -5,7 +5,7 @@
 import { rm } from "node:fs/promises";
 import { runVf } from "@vf-rl/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempProject, writeEnvPackage } from "./temp-env-project.ts";
+import { tempProject, writeEnvPackage } from "../temp-env-project.ts";
 
 /** Rows 0 and 1 are sound (1 is long); the reference of row 2 is wrong; row 3's reward raises. */
 const CHECK_ME = `

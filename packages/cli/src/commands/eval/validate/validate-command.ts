@@ -1,11 +1,12 @@
 /**
  * `vf eval validate ENV`: every row of an environment (or task of a taskset) checked without a model:
  * it loads, its prompt renders and fits, its reference scores the maximum. Exit 0 when all pass, 1
- * when some fail, 2 for bad usage (validate-action.ts does the work, loaded when it runs).
+ * when some fail, 2 for bad usage (validate-action.ts does the work, loaded when it runs). A command
+ * of its own under `vf eval` (program.ts adds it there): `vf eval ENV` never loads it.
  */
 import { type Command, Option } from "commander";
-import { countOrAllFlag, integerFlag, jsonObjectFlag, numberFlag, textFlag } from "../../flag-values.ts";
-import type { Output } from "../../terminal/output.ts";
+import { countOrAllFlag, integerFlag, jsonObjectFlag, numberFlag, textFlag } from "../../../flag-values.ts";
+import type { Output } from "../../../terminal/output.ts";
 
 /** The flags of `vf eval validate`. */
 export interface ValidateFlags {

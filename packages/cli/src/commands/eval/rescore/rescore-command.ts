@@ -1,10 +1,11 @@
 /**
  * `vf eval rescore RUN_DIR`: a saved run scored again with its environment's current rubric, offline,
  * saved as a new run beside it, with what changed (rescore-action.ts does the work, loaded when it runs).
+ * A command of its own under `vf eval` (program.ts adds it there): `vf eval ENV` never loads it.
  */
 import type { Command } from "commander";
-import { integerFlag, textFlag } from "../../flag-values.ts";
-import type { Output } from "../../terminal/output.ts";
+import { integerFlag, textFlag } from "../../../flag-values.ts";
+import type { Output } from "../../../terminal/output.ts";
 
 /** The flags of `vf eval rescore`. */
 export interface RescoreFlags {
