@@ -19,6 +19,8 @@ export default defineConfig({
     // Most test files wait on processes and servers they start, not on the CPU: on two cores,
     // vitest's default (one file at a time) left the machine idle half the time.
     maxWorkers: 3,
+    // Builds the packages first: the `vf` processes tests start run the built JavaScript.
+    globalSetup: ["./scripts/test-global-setup.ts"],
     reporters: ["default", "./scripts/slowest-files-reporter.ts"],
   },
 });

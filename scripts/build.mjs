@@ -13,7 +13,7 @@
  * `prepack` runs this, so `npm pack` and `npm publish` always ship a fresh build.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -65,21 +65,28 @@ function inBuildOrder(byName, names) {
   return order;
 }
 
-function fileTimes(dir) {
+/** Modification times of the files under dir, except those `skip` matches (by path within dir). */
+function fileTimes(dir, skip) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => !skip?.test(relative(dir, file)))
+    .map((file) => statSync(file).mtimeMs);
 }
 
 /** What decides how every package is built: a change to one rebuilds them all. */
 const BUILD_RULES = [join(root, "tsconfig.build.json"), fileURLToPath(import.meta.url)];
 
-/** dist/ was written after the last change to src/, package.json and the build's own rules. */
+/**
+ * dist/ was written after the last change to src/, package.json and the build's own rules. Test-only
+ * files do not count: the test suite builds before it starts and runs the built vf, so a test file
+ * edited, or a fixture a test rewrites, must not rebuild a dist/ that running tests are using.
+ */
 function isFresh(dir) {
   if (!existsSync(join(dir, "dist"))) return false;
   const built = Math.min(...fileTimes(join(dir, "dist")));
   const changed = Math.max(
-    ...fileTimes(join(dir, "src")),
+    ...fileTimes(join(dir, "src"), TEST_ONLY),
     ...[join(dir, "package.json"), ...BUILD_RULES].map((file) => statSync(file).mtimeMs),
   );
   return changed < built;
@@ -109,9 +116,19 @@ function build(name, pkg) {
       `${relative(root, dir)} has no tsconfig.build.json: add one that extends ../../tsconfig.build.json`,
     );
   }
-  rmSync(join(dir, "dist"), { recursive: true, force: true });
-  execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json")], { stdio: "inherit" });
-  for (const file of assets(dir)) cpSync(join(dir, "src", file), join(dir, "dist", file));
+  // Built beside dist/ and swapped in whole, so a vf already running from dist/ (another test run's)
+  // never finds it half written.
+  const next = join(dir, "dist.next");
+  const old = join(dir, "dist.old");
+  rmSync(next, { recursive: true, force: true });
+  execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json"), "--outDir", next], {
+    stdio: "inherit",
+  });
+  for (const file of assets(dir)) cpSync(join(dir, "src", file), join(next, file));
+  rmSync(old, { recursive: true, force: true });
+  if (existsSync(join(dir, "dist"))) renameSync(join(dir, "dist"), old);
+  renameSync(next, join(dir, "dist"));
+  rmSync(old, { recursive: true, force: true });
   for (const [from, to] of SHIPPED_FROM_ROOT[name] ?? []) {
     rmSync(join(dir, to), { recursive: true, force: true });
     cpSync(join(root, from), join(dir, to), { recursive: true });
