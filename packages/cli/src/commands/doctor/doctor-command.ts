@@ -69,8 +69,7 @@ Examples:
       const { loadEnvironmentById } = await import("@vf-rl/core/loading");
       const { formatDoctorReport, runDoctor } = await import("@vf-rl/train");
       const { connectModel } = await import("../eval/connect-model.ts");
-      const { EvalSpec } = await import("../eval/eval-spec.ts");
-      const { checkSpecPaths } = await import("../eval/spec-checks.ts");
+      const { checkSpecPaths, EvalSpec } = await import("../eval/eval-spec.ts");
       const sampling: Record<string, unknown> = { ...flags.samplingArgs };
       if (flags.maxTokens !== undefined) sampling.max_tokens = flags.maxTokens;
       if (flags.temperature !== undefined) sampling.temperature = flags.temperature;

@@ -12,14 +12,13 @@ import type { Output } from "../../terminal/output.ts";
 import { formatComparison } from "./comparison-table.ts";
 import { loadEvalConfig } from "./eval-config.ts";
 import { applySettings, type EvalSetting, emptyDraft, type SpecDraft, shortFlag } from "./eval-settings.ts";
-import { checkPhaseBounds, EvalSpec, type RunSettings } from "./eval-spec.ts";
+import { checkPhaseBounds, checkSpecPaths, EvalSpec, type RunSettings } from "./eval-spec.ts";
 import { exportSft, prepareSftExport } from "./export-sft.ts";
 import { type GatedRun, writeGateReports } from "./gate-report.ts";
 import { checkGates, EXIT_BELOW_GATE } from "./gates.ts";
 import { hfHubUploader } from "./hf-hub-upload.ts";
 import { reportUploader } from "./report-upload.ts";
 import { type EvaluationOutcome, runEvaluations } from "./run-evaluations.ts";
-import { checkSpecPaths } from "./spec-checks.ts";
 
 /**
  * The flags of `vf eval` that are the command's own (where runs go, how they show, what follows

@@ -4,15 +4,14 @@
  * `vf eval push`, `rescore` and `validate` are commands of their own (push/, rescore/, validate/),
  * which program.ts adds under this one.
  */
+import { type EndpointProvider, PROVIDERS } from "@vf-rl/core/providers";
 import { type Command, Option } from "commander";
-import { integerFlag, numberFlag, textFlag } from "../../flag-values.ts";
+import { httpUrlFlag, integerFlag, numberFlag, textFlag } from "../../flag-values.ts";
 import type { Output } from "../../terminal/output.ts";
 import { hubUrlFlag } from "../hub/hub-flags.ts";
 import { envServerAddressFlag } from "./env-server-runner.ts";
 import type { EvalFlags } from "./eval-action.ts";
 import { EVAL_SETTINGS, type EvalSetting, flagParser, shortFlag } from "./eval-settings.ts";
-import { heartbeatUrlFlag } from "./heartbeat.ts";
-import { providersHelp } from "./providers.ts";
 
 /** Adds `vf eval` to `program` and returns it, for its subcommands. */
 export function registerEval(program: Command, io: Output, setExit: (code: number) => void): Command {
@@ -55,7 +54,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option(
       "--heartbeat-url <url>",
       "GET this URL (an uptime monitor's) whenever rollouts finish, so it can tell when a run stalls",
-      heartbeatUrlFlag,
+      httpUrlFlag("--heartbeat-url", "https://hc-ping.com/<uuid>"),
     )
     .option(
       "--junit <file>",
@@ -130,4 +129,21 @@ ${providersHelp()}`,
       await runEvalCommand(env, flags, given, { io, setExit });
     });
   return command;
+}
+
+/**
+ * The providers of `-p` as help lines: name, URL, key variable and client type. `builtin` is vf's
+ * own: the built-in local model (or, with -m, a checkpoint folder of the engine), served in this process.
+ */
+export function providersHelp(): string {
+  return Object.entries(PROVIDERS as Record<string, EndpointProvider | null>)
+    .map(([name, provider]) => {
+      if (provider === null) {
+        return `  ${name.padEnd(12)}vf's built-in model served locally (the default without -m), or -m <checkpoint folder>`;
+      }
+      const key = provider.keyOptional ? `${provider.apiKeyVar} if set` : provider.apiKeyVar;
+      const type = provider.type === "openai_chat_completions" ? "" : `  ${provider.type}`;
+      return `  ${name.padEnd(12)}${provider.baseUrl.padEnd(38)}${key}${type}`;
+    })
+    .join("\n");
 }

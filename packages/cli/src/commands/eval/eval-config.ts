@@ -43,8 +43,8 @@ import {
   type SettingKind,
   type SpecDraft,
 } from "./eval-settings.ts";
-import type { EvalSpec } from "./eval-spec.ts";
-import { GatesConfig } from "./gates.ts";
+import { type EvalSpec, Gate } from "./eval-spec.ts";
+import { parseGate } from "./gates.ts";
 import { DATASET_NAME_RULE, isDatasetName } from "./hf-hub-upload.ts";
 
 /** "Name: value" strings of verifiers' `header` and `header_from_state` lists. */
@@ -54,6 +54,29 @@ const HeaderLine = z.string().regex(/^[^:=\s][^:=]*[:=].*\S/, 'must look like "N
 const Headers = z
   .union([z.record(z.string(), z.string()), z.array(HeaderLine)])
   .transform((value) => (Array.isArray(value) ? headerLines(value) : value));
+
+/** `fail_under` in a config: one gate or a list, each a number (the reward) or a gate's text; or a table of measures. */
+export const GatesConfig = z
+  .union([
+    z.number(),
+    z.string(),
+    // Gate objects: what the flag's parser gives, when --fail-under overrides a config's key.
+    z.array(z.union([z.number(), z.string(), Gate])),
+    z.record(z.string(), z.number()),
+  ])
+  .transform((value, ctx): Gate[] => {
+    const items = Array.isArray(value)
+      ? value
+      : typeof value === "object"
+        ? Object.entries(value).map(([measure, threshold]) => `${measure}=${threshold}`)
+        : [value];
+    try {
+      return items.map((item) => (typeof item === "object" ? item : parseGate(String(item))));
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^--fail-under /, "") });
+      return z.NEVER;
+    }
+  });
 
 /** The schema of each kind of value (eval-settings.ts), as a config key takes it. */
 const KIND_SCHEMAS: Record<SettingKind, z.ZodType> = {

@@ -10,6 +10,7 @@
  * schemas of the kinds are built in eval-config.ts, when a config is read.
  */
 
+import { isProviderName, PROVIDERS, type ProviderName } from "@vf-rl/core/providers";
 import { UsageError } from "../../cli-errors.ts";
 import {
   countOrAllFlag,
@@ -24,9 +25,8 @@ import {
   textFlag,
 } from "../../flag-values.ts";
 import type { EvalSpec } from "./eval-spec.ts";
-import { gateFlag } from "./gate-flag.ts";
+import { gateFlag } from "./gates.ts";
 import { datasetNameFlag } from "./hf-hub-upload.ts";
-import { providerFlag } from "./providers.ts";
 
 /**
  * The kinds of value a setting takes. Each names one flag parser and one config schema
@@ -134,6 +134,14 @@ export function flagParser(
     case "gates":
       return gateFlag;
   }
+}
+
+/** Parses `-p`: one of core's providers (as verifiers' `-p` names them), else an error naming them. */
+function providerFlag(value: string): ProviderName {
+  if (isProviderName(value)) return value;
+  throw new UsageError(
+    `-p/--provider "${value}" is not a provider: use one of ${Object.keys(PROVIDERS).join(", ")}`,
+  );
 }
 
 function runtimeFlag(value: string): RuntimeType {

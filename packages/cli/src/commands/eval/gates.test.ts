@@ -1,9 +1,9 @@
 // Gates read from a flag or a config, measured on a run's metadata, and the reports they make.
 import { RunMetadata } from "@vf-rl/core/results";
 import { describe, expect, it } from "vitest";
-import { parseGate } from "./gate-flag.ts";
+import { GatesConfig } from "./eval-config.ts";
 import { junitXml, markdownSummary, xmlEscape } from "./gate-report.ts";
-import { checkGates, GatesConfig } from "./gates.ts";
+import { checkGates, parseGate } from "./gates.ts";
 
 const metadata = RunMetadata.parse({
   env_id: "e",

@@ -1,19 +1,47 @@
 /**
  * Score gates for CI (`--fail-under`, `fail_under` in a config): a threshold on a run's average
- * reward, one metric's average, or pass@k (gate-flag.ts reads them). A finished run that scores
- * below a gate makes `vf eval` exit with EXIT_BELOW_GATE, apart from a run that could not run (1)
- * and bad usage (2).
+ * reward, one metric's average, or pass@k, read from text and measured on a finished run. A run
+ * that scores below a gate makes `vf eval` exit with EXIT_BELOW_GATE, apart from a run that could
+ * not run (1) and bad usage (2). Read without zod, so declaring `vf eval`'s flags loads no schema
+ * (the `Gate` schema is eval-spec.ts's, `fail_under`'s eval-config.ts's).
+ *
+ * @example parseGate("0.8")           // { measure: "reward", threshold: 0.8 }
+ * @example parseGate("pass@4=0.5")    // { measure: "pass@4", threshold: 0.5 }
+ * @example parseGate("exact_match=1") // { measure: "exact_match", threshold: 1 }
  */
 import type { RunMetadata } from "@vf-rl/core/results";
-import { z } from "zod";
-import { PASS_AT, parseGate } from "./gate-flag.ts";
+import { UsageError } from "../../cli-errors.ts";
+import type { Gate } from "./eval-spec.ts";
 
 /** `vf eval`'s exit status when every evaluation ran but one scored below a gate. */
 export const EXIT_BELOW_GATE = 3;
 
-/** One gate: what is measured ("reward", "pass@K" or a metric's name) and the least it may be. */
-export const Gate = z.object({ measure: z.string().min(1), threshold: z.number() }).strict();
-export type Gate = z.infer<typeof Gate>;
+/** A pass@k measure; its group is k. */
+const PASS_AT = /^pass@(\d+)$/;
+
+/** `reward`, `pass@K` or a metric name, `=`, then a number; a bare number gates the reward. */
+export function parseGate(text: string): Gate {
+  const trimmed = text.trim();
+  const at = trimmed.lastIndexOf("=");
+  const measure = at === -1 ? "reward" : trimmed.slice(0, at).trim();
+  const number = at === -1 ? trimmed : trimmed.slice(at + 1).trim();
+  const threshold = Number(number);
+  if (measure === "" || number === "" || !Number.isFinite(threshold)) {
+    throw new UsageError(
+      `--fail-under "${text}" is not a gate: give a reward (0.8), a metric and its least average (exact_match=0.9) or pass@k (pass@4=0.5)`,
+    );
+  }
+  const k = PASS_AT.exec(measure)?.[1];
+  if (k !== undefined && Number(k) < 1) {
+    throw new UsageError(`--fail-under "${text}": k of pass@k is at least 1, e.g. pass@1=0.5`);
+  }
+  return { measure, threshold };
+}
+
+/** commander's parser of the repeatable flag: each use adds a gate. */
+export function gateFlag(value: string, previous: Gate[] | undefined): Gate[] {
+  return [...(previous ?? []), parseGate(value)];
+}
 
 /** A gate measured on one run: its value (null when the run does not report it) and whether it passed. */
 export interface GateResult {
@@ -23,29 +51,6 @@ export interface GateResult {
   /** One line: "reward 0.73 < 0.8", or why it could not be measured. */
   line: string;
 }
-
-/** `fail_under` in a config: one gate or a list, each a number (the reward) or a gate's text; or a table of measures. */
-export const GatesConfig = z
-  .union([
-    z.number(),
-    z.string(),
-    // Gate objects: what the flag's parser gives, when --fail-under overrides a config's key.
-    z.array(z.union([z.number(), z.string(), Gate])),
-    z.record(z.string(), z.number()),
-  ])
-  .transform((value, ctx): Gate[] => {
-    const items = Array.isArray(value)
-      ? value
-      : typeof value === "object"
-        ? Object.entries(value).map(([measure, threshold]) => `${measure}=${threshold}`)
-        : [value];
-    try {
-      return items.map((item) => (typeof item === "object" ? item : parseGate(String(item))));
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^--fail-under /, "") });
-      return z.NEVER;
-    }
-  });
 
 /** The run's value of the gate's measure, or why there is none. */
 function measured(gate: Gate, metadata: RunMetadata): { value: number } | { missing: string } {

@@ -14,9 +14,8 @@ import type { ModelPool } from "./connect-model.ts";
 import { openEnvServer } from "./env-server-runner.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
 import { formatSummary } from "./format-summary.ts";
-import type { Heartbeat } from "./heartbeat.ts";
 import { loadEvalEnv } from "./load-eval-env.ts";
-import type { EvalProgress, ProgressBoard } from "./progress-board.ts";
+import type { EvalProgress, Heartbeat, ProgressBoard } from "./progress-board.ts";
 
 const DEFAULT_EXAMPLES = 5;
 const SESSION_HEADER = "X-Session-ID";

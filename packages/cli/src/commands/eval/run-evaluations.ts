@@ -14,8 +14,7 @@ import { reportError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
 import { ModelPool } from "./connect-model.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
-import { Heartbeat } from "./heartbeat.ts";
-import { ProgressBoard, progressMode } from "./progress-board.ts";
+import { Heartbeat, ProgressBoard, progressMode } from "./progress-board.ts";
 import { runEval } from "./run-eval.ts";
 
 // Each running evaluation holds its environment (dataset, sandboxes) in memory; the rest wait.

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { loadEndpointRegistry } from "@vf-rl/core/client";
 import { describe, expect, it } from "vitest";
 import { resolveSpecModel } from "./connect-model.ts";
+import { providersHelp } from "./eval-command.ts";
 import { EvalSpec } from "./eval-spec.ts";
-import { providersHelp } from "./providers.ts";
 
 const chat = "openai_chat_completions";
 
