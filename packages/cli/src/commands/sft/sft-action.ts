@@ -11,7 +11,7 @@ import type { SftProgress, StartingModel } from "@vf-rl/train/supervised";
 import { checkCheckpointFolder, checkInputPath, makeOutputFolder } from "../../path-checks.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
-import type { TrainedEnv } from "../eval/eval-hint.ts";
+import { evalCommands, type TrainedEnv } from "../../vf-command.ts";
 
 /** The flags of `vf sft`, as commander parses them. */
 export interface SftFlags {
@@ -102,7 +102,6 @@ export async function runSftCommand(flags: SftFlags, io: Output): Promise<void> 
       `${result.steps} steps: train loss ${fmt(result.trainLoss.at(-1)?.loss)}${last ? `, eval loss ${fmt(last.loss)}` : ""}`,
     );
     io.err(`loss curve: ${result.curvePath}`);
-    const { evalCommands } = await import("../eval/eval-hint.ts");
     for (const command of evalCommands(await trainedEnvs(flags), result.finalDir)) {
       io.err(`evaluate it: ${command}`);
     }

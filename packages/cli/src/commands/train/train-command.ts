@@ -2,16 +2,21 @@
  * `vf train config.toml [--key.path value ...] [--dry-run] [--resume]`: reinforcement learning on
  * the config's environments, after a supervised stage when the config has an [sft] table
  * (packages/train does the work). Ctrl-C finishes the step in progress, writes a checkpoint and
- * exits with 130; a second Ctrl-C quits at once.
+ * exits with 130; a second Ctrl-C quits at once. When it ends it prints the `vf eval` of what it
+ * trained; when its config is not there, where the configs are.
  */
 import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { ConfigOverride } from "@vf-rl/core/config";
+import { UserError } from "@vf-rl/core/errors";
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED, UsageError } from "../../cli-errors.ts";
 import { httpUrlFlag, integerFlag, textFlag } from "../../flag-values.ts";
 import { checkInputPath } from "../../path-checks.ts";
 import { onInterrupt } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
+import { evalCommands, vfCommand } from "../../vf-command.ts";
 
 interface TrainFlags {
   dryRun?: boolean;
@@ -80,7 +85,7 @@ A run folder (output_dir) holds metrics.jsonl, checkpoints/, weights/ and reward
 vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N folder.`,
     )
     .action(async (path: string, rest: string[], flags: TrainFlags) => {
-      if (!existsSync(path)) throw await (await import("./missing-config.ts")).trainConfigNotFound(path);
+      if (!existsSync(path)) throw await trainConfigNotFound(path);
       const { describeStages, envSource, loadTrainConfig, runStages } = await import("@vf-rl/train");
       const { parseOverrides } = await import("@vf-rl/core/config");
       const { stringify: stringifyToml } = await import("smol-toml");
@@ -121,7 +126,6 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
         });
         // the command that evaluates what was trained, on the environments it was trained on
         if (result.checkpoint !== undefined && existsSync(result.checkpoint)) {
-          const { evalCommands } = await import("../eval/eval-hint.ts");
           for (const command of evalCommands(config.env.map(envSource), result.checkpoint))
             io.out(`evaluate it: ${command}`);
         }
@@ -130,4 +134,36 @@ vf eval ENV -m takes the run folder (its last weights) or a checkpoints/step_N f
         interrupt.dispose();
       }
     });
+}
+
+/** The config file `path` does not exist. */
+export class TrainConfigNotFoundError extends UserError {
+  constructor(
+    readonly path: string,
+    hint: string,
+  ) {
+    super(`the training config ${path} does not exist: ${hint}`);
+  }
+}
+
+/**
+ * The error for a missing config `path`: the configs beside it if its folder has some, else what
+ * vf setup writes (in a new project, the path is usually one of vf's own configs, as the examples
+ * have it: configs/train/reverse-text.toml).
+ */
+async function trainConfigNotFound(path: string): Promise<TrainConfigNotFoundError> {
+  const folder = dirname(path);
+  const beside = existsSync(folder)
+    ? (await readdir(folder).catch(() => [] as string[])).filter((name) => name.endsWith(".toml")).sort()
+    : [];
+  if (beside.length > 0) {
+    return new TrainConfigNotFoundError(path, `${folder} holds ${beside.join(", ")}: check the name`);
+  }
+  const { shippedTrainConfigs } = await import("../setup/workspace-files.ts");
+  const shipped = await shippedTrainConfigs();
+  const names = shipped.length > 0 ? ` (${shipped.join(", ")})` : "";
+  return new TrainConfigNotFoundError(
+    path,
+    `${vfCommand("setup")} writes vf's training configs${names} into configs/train, or give the path of your own`,
+  );
 }
