@@ -3,7 +3,7 @@
  * env args, a key); `SystemError` is a fault of ours or of a service we call. Every message states
  * the cause, then what to do, naming settings in words and never a command-line flag: the same
  * setting is a flag of `vf eval`, a key of a `vf train` config or an option of `evaluate`, so each
- * host adds its own hint from the error's class and fields (see the CLI's flag-hints.ts).
+ * host adds its own hint from the error's class and fields (see the CLI's cli-errors.ts).
  */
 
 /**
@@ -359,7 +359,7 @@ export function errorChain(error: unknown): string[] {
 // The errors of saved runs live here, beside the others, so a host can tell them apart without
 // loading the results module (and zod) at start-up. Their messages name settings in words
 // ("resume", "the output folder"), never a command-line flag: under `vf train` the same setting is
-// a config key, so the host adds its own hint from the fields (see the CLI's flag-hints.ts).
+// a config key, so the host adds its own hint from the fields (see the CLI's cli-errors.ts).
 
 /** One setting that differs between a saved run and the run asked for: the saved value and the new one. */
 export interface SettingMismatch {

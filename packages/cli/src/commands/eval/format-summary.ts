@@ -9,7 +9,7 @@
  */
 import { contentText, type Messages } from "@vf-rl/core";
 import type { RolloutRecord, RunMetadata, RunSummary } from "@vf-rl/core/results";
-import { type Palette, palette } from "../../terminal/colour.ts";
+import { type Palette, palette } from "../../terminal/output.ts";
 
 export interface SummaryInput {
   metadata: RunMetadata;

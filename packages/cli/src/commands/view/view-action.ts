@@ -7,8 +7,7 @@
 import { UserError } from "@vf-rl/core/errors";
 import { listRuns, type RunEntry, readRun, summarizeRun } from "@vf-rl/core/results";
 import { UsageError } from "../../cli-errors.ts";
-import { wantsColour } from "../../terminal/colour.ts";
-import type { Output } from "../../terminal/output.ts";
+import { type Output, wantsColour } from "../../terminal/output.ts";
 import { decodeKeys } from "./decode-keys.ts";
 import { bodyHeight, renderViewer, rolloutLayout } from "./render-viewer.ts";
 import { initialState, press, type ViewerState } from "./viewer-model.ts";

@@ -19,7 +19,7 @@ import {
 } from "@vf-rl/core/errors";
 import { listRuns } from "@vf-rl/core/results";
 import { describe, expect, it } from "vitest";
-import { flagHint } from "./flag-hints.ts";
+import { flagHint } from "./cli-errors.ts";
 import { vfCommand } from "./vf-command.ts";
 
 describe("flagHint", () => {
