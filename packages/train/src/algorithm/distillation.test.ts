@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "@vf-rl/core";
-import { NO_API_KEY } from "@vf-rl/core/client";
 import { loadEnvironmentById } from "@vf-rl/core/loading";
 import { loadCheckpoint, scorePrompt, Transformer } from "@vf-rl/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,8 +62,7 @@ function collect(overrides: Partial<CollectBatchOptions> = {}) {
   });
 }
 
-const scorerOf = (server: InferenceEndpoint) =>
-  new TeacherScorer({ baseUrl: server.baseUrl, model: server.model, apiKey: NO_API_KEY });
+const scorerOf = (server: InferenceEndpoint) => new TeacherScorer(server.client, server.model);
 
 describe("on-policy distillation's credit", () => {
   it("is kl_coef × (teacher − sampler logprob) + reward_weight × the GRPO advantage, per sampled token", async () => {

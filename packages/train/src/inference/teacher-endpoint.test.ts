@@ -7,24 +7,20 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UserError } from "@vf-rl/core";
-import { NO_API_KEY } from "@vf-rl/core/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTinyModel } from "../testing/index.ts";
 import { type InferenceEndpoint, startLocalInference } from "./inference-endpoint.ts";
-import type { ServerAddress } from "./server-post.ts";
 import { openTeacher } from "./teacher-endpoint.ts";
 
 let dir: string;
 let teacherDir: string;
 let studentServer: InferenceEndpoint;
-let student: ServerAddress;
 let engine: InferenceEndpoint;
 const proxies: Server[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "vf-teacher-"));
   studentServer = await startLocalInference(await writeTinyModel(join(dir, "student"), { seed: 1 }));
-  student = { baseUrl: studentServer.baseUrl, model: studentServer.model, apiKey: NO_API_KEY };
   teacherDir = await writeTinyModel(join(dir, "teacher"), { seed: 2 });
   engine = await startLocalInference(teacherDir);
 });
@@ -35,8 +31,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The engine's teacher server behind a proxy that passes each JSON answer of `path` through `rewrite`. */
-async function proxied(rewrite: (path: string, body: Record<string, unknown>) => void): Promise<string> {
+/**
+ * The engine's teacher server behind a proxy that passes each JSON answer of `path` through
+ * `rewrite`, which changes it in place or returns an answer to send instead.
+ */
+async function proxied(
+  rewrite: (path: string, body: Record<string, unknown>) => { status: number; body: unknown } | undefined,
+): Promise<string> {
   const proxy = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -47,9 +48,9 @@ async function proxied(rewrite: (path: string, body: Record<string, unknown>) =>
       ...(request.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
     });
     const body = (await answer.json()) as Record<string, unknown>;
-    if (answer.ok) rewrite(path, body);
-    response.writeHead(answer.status, { "content-type": "application/json" });
-    response.end(JSON.stringify(body));
+    const instead = answer.ok ? rewrite(path, body) : undefined;
+    response.writeHead(instead?.status ?? answer.status, { "content-type": "application/json" });
+    response.end(JSON.stringify(instead?.body ?? body));
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   proxies.push(proxy);
@@ -58,7 +59,7 @@ async function proxied(rewrite: (path: string, body: Record<string, unknown>) =>
 
 describe("a distillation run's teacher", () => {
   it("is served from a checkpoint on loopback and scores the student's token ids", async () => {
-    const teacher = await openTeacher({ model: teacherDir }, student);
+    const teacher = await openTeacher({ model: teacherDir }, studentServer);
     try {
       expect(teacher.notes).toEqual([]);
       expect(teacher.description).toMatch(/^teacher .*teacher at http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -75,7 +76,7 @@ describe("a distillation run's teacher", () => {
     const url = await proxied((path, body) => {
       if (path === "/chat/completions") body.prompt_token_ids = (body.prompt_token_ids as number[]).slice(1);
     });
-    const error = await openTeacher({ url }, student).catch((e: unknown) => e);
+    const error = await openTeacher({ url }, studentServer).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toMatch(
       /^the teacher at http:\/\/127\.0\.0\.1:\d+\/v1 renders a probe conversation as other token ids than the student \(\d+ tokens against \d+, first apart at position 0: .*use a teacher with the student's tokenizer and chat template$/,
@@ -87,10 +88,23 @@ describe("a distillation run's teacher", () => {
       if (path === "/completions")
         for (const choice of body.choices as Record<string, unknown>[]) delete choice.prompt_logprobs;
     });
-    const error = await openTeacher({ url }, student).catch((e: unknown) => e);
+    const error = await openTeacher({ url }, studentServer).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toMatch(
       /returned no prompt_logprobs .*serve the teacher with vLLM or vf serve/,
+    );
+  });
+
+  it("is refused with its server's status and message when the server refuses a token-id prompt", async () => {
+    const url = await proxied((path) =>
+      path === "/completions"
+        ? { status: 400, body: { error: { message: "prompt must be a string" } } }
+        : undefined,
+    );
+    const error = await openTeacher({ url }, studentServer).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as Error).message).toMatch(
+      /^the teacher at http:\/\/127\.0\.0\.1:\d+\/v1 refused to score a sequence of \d+ tokens \(400: prompt must be a string\): the teacher needs the student's token ids/,
     );
   });
 
@@ -98,7 +112,7 @@ describe("a distillation run's teacher", () => {
     const url = await proxied((path, body) => {
       if (path === "/chat/completions") delete body.prompt_token_ids;
     });
-    const teacher = await openTeacher({ url }, student);
+    const teacher = await openTeacher({ url }, studentServer);
     expect(teacher.description).toBe(`teacher ${engine.model} at ${url}`);
     expect(teacher.notes).toEqual([
       "cannot check that the teacher tokenizes as the student (its chat answer has no prompt_token_ids (vLLM's return_token_ids)): distillation assumes it does",

@@ -7,15 +7,20 @@
  * tokenize and template conversations as the student does. Before the run, both servers render
  * one probe conversation (a chat request with `return_token_ids`): different token ids stop the
  * run; a teacher that does not return them is noted as unchecked. The teacher then scores the
- * probe's tokens once, so a server without `prompt_logprobs` is refused before any sampling.
+ * probe's tokens once, so a server without `prompt_logprobs` is refused before any sampling. Both
+ * requests carry vLLM's fields, so they go as core's raw POST (`postJson`) of the servers' clients.
  */
-import { UserError } from "@vf-rl/core";
-import { NO_API_KEY } from "@vf-rl/core/client";
+import { OpenAIModelClient, UserError } from "@vf-rl/core";
 import type { TeacherConfig } from "../config/algo-config.ts";
 import { TeacherScorer } from "../rollouts/teacher-scorer.ts";
 import { startLocalInference } from "./inference-endpoint.ts";
 import { listedServer } from "./listed-server.ts";
-import { answerMessage, postJson, type ServerAddress } from "./server-post.ts";
+
+/** A server the checks probe: the client that reaches it and the model it serves (an InferenceEndpoint is one). */
+export interface ServedModel {
+  client: OpenAIModelClient;
+  model: string;
+}
 
 /** A teacher ready to score. */
 export interface TeacherEndpoint {
@@ -24,7 +29,7 @@ export interface TeacherEndpoint {
   description: string;
   /** What the checks could not check, one note each. */
   notes: string[];
-  /** Stops the teacher's server when this process started it. */
+  /** Closes the teacher's client, and stops its server when this process started it. */
   close(): Promise<void>;
 }
 
@@ -35,36 +40,38 @@ const PROBE = [
 ];
 
 /** Starts or connects to the teacher, then checks it against the student's server. */
-export async function openTeacher(teacher: TeacherConfig, student: ServerAddress): Promise<TeacherEndpoint> {
-  let server: ServerAddress;
-  let stop: () => Promise<void>;
+export async function openTeacher(teacher: TeacherConfig, student: ServedModel): Promise<TeacherEndpoint> {
+  let server: ServedModel;
+  let close: () => Promise<void>;
   let description: string;
   if (teacher.url === undefined) {
     const local = await startLocalInference(teacher.model!);
-    server = { baseUrl: local.baseUrl, model: local.model, apiKey: NO_API_KEY };
-    stop = () => local.close();
+    server = local;
+    close = () => local.close();
     description = `teacher ${teacher.model} at ${local.baseUrl}`;
   } else {
-    server = await connectTeacher(teacher.url, teacher.model, teacher.api_key_var);
-    stop = async () => {};
-    description = `teacher ${server.model} at ${server.baseUrl}`;
+    const remote = await connectTeacher(teacher.url, teacher.model, teacher.api_key_var);
+    server = remote;
+    close = () => remote.client.close();
+    description = `teacher ${remote.model} at ${remote.client.baseUrl}`;
   }
   try {
-    const notes = await checkTeacher(server, student);
-    return { scorer: new TeacherScorer(server), description, notes, close: stop };
+    const scorer = new TeacherScorer(server.client, server.model);
+    const notes = await checkTeacher(scorer, student);
+    return { scorer, description, notes, close };
   } catch (error) {
-    await stop();
+    await close();
     throw error;
   }
 }
 
-/** The teacher server at `url`, serving `model` (default: the first it lists). */
+/** The teacher server at `url`, serving `model` (default: the first it lists), and a client for it. */
 async function connectTeacher(
   url: string,
   model: string | undefined,
   apiKeyVar: string | undefined,
-): Promise<ServerAddress> {
-  return listedServer(url, {
+): Promise<ServedModel> {
+  const listed = await listedServer(url, {
     model,
     apiKeyVar,
     hints: {
@@ -73,10 +80,14 @@ async function connectTeacher(
       modelKey: "algo.teacher.model",
     },
   });
+  return {
+    client: new OpenAIModelClient({ baseUrl: listed.baseUrl, apiKey: listed.apiKey }),
+    model: listed.model,
+  };
 }
 
 /** Checks that the teacher renders the probe as the student does and scores prompts; returns notes. */
-async function checkTeacher(teacher: ServerAddress, student: ServerAddress): Promise<string[]> {
+async function checkTeacher(teacher: TeacherScorer, student: ServedModel): Promise<string[]> {
   const studentIds = await probeIds(student);
   const teacherIds = await probeIds(teacher);
   const notes: string[] = [];
@@ -86,25 +97,26 @@ async function checkTeacher(teacher: ServerAddress, student: ServerAddress): Pro
     );
   } else if (Array.isArray(studentIds) && !sameIds(teacherIds, studentIds)) {
     throw new UserError(
-      `the teacher at ${teacher.baseUrl} renders a probe conversation as other token ids than the student (${describeDifference(teacherIds, studentIds)}): ` +
+      `the teacher at ${teacher.client.baseUrl} renders a probe conversation as other token ids than the student (${describeDifference(teacherIds, studentIds)}): ` +
         "distillation compares the two models' logprobs of the same tokens; use a teacher with the student's tokenizer and chat template",
     );
   }
   // a server without prompt_logprobs is refused here, before any sampling
   const ids = Array.isArray(studentIds) ? studentIds : Array.isArray(teacherIds) ? teacherIds : null;
-  if (ids !== null) await new TeacherScorer(teacher).score(ids);
+  if (ids !== null) await teacher.score(ids);
   return notes;
 }
 
 /** The probe's prompt token ids as a server renders them, or why it gave none. */
-async function probeIds(server: ServerAddress): Promise<number[] | string> {
-  const answer = await postJson(server, "/chat/completions", {
+async function probeIds(server: ServedModel): Promise<number[] | string> {
+  const answer = await server.client.postJson("/chat/completions", {
+    model: server.model,
     messages: PROBE,
     max_tokens: 1,
     return_token_ids: true,
   });
-  if (answer.status !== 200) return `its chat route answered ${answer.status}: ${answerMessage(answer)}`;
-  const ids = (answer.body as { prompt_token_ids?: unknown }).prompt_token_ids;
+  if (answer.type === "refusal") return `its chat route answered ${answer.status}: ${answer.message}`;
+  const ids = (answer.body as { prompt_token_ids?: unknown } | null)?.prompt_token_ids;
   if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) {
     return "its chat answer has no prompt_token_ids (vLLM's return_token_ids)";
   }

@@ -10,7 +10,6 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CancelledError } from "@vf-rl/core";
-import { NO_API_KEY, resolveApiKey } from "@vf-rl/core/client";
 import { makeFolder } from "@vf-rl/core/results";
 import { type Trainer, TrainerHttpError } from "@vf-rl/engine";
 import { stringify as stringifyToml } from "smol-toml";
@@ -150,8 +149,7 @@ export async function runTraining(options: RunTrainingOptions): Promise<RunTrain
       `run folder ${layout.dir} | ${opened.description} | inference at ${inference.baseUrl} (${inference.model})`,
     );
     if (config.algo.type === "opd") {
-      const apiKey = config.inference.api_key_var ? resolveApiKey(config.inference.api_key_var) : NO_API_KEY;
-      teacher = await openTeacher(config.algo.teacher, { ...inference, apiKey });
+      teacher = await openTeacher(config.algo.teacher, inference);
       log(`distilling from ${teacher.description}`);
       for (const note of teacher.notes) log(`note: ${note}`);
     }

@@ -3,11 +3,11 @@
  * server as a token-id prompt on /v1/completions with vLLM's `prompt_logprobs`, and comes back as
  * one logprob per token, prefill-scored in one pass (as prime-rl's teacher scoring, through the
  * completions route that vLLM and the engine's server both answer). `max_tokens` is 1 because vLLM
- * refuses 0; the one sampled token is discarded.
+ * refuses 0; the one sampled token is discarded. The request is core's raw POST (`postJson`), whose
+ * retries ask a busy teacher again, as the typed completions call has no `prompt_logprobs`.
  */
-import { UserError } from "@vf-rl/core";
+import { type OpenAIModelClient, UserError } from "@vf-rl/core";
 import { z } from "zod";
-import { answerMessage, postJson, type ServerAddress } from "../inference/server-post.ts";
 
 /** The part of vLLM's completion answer the scorer reads. */
 const PromptLogprobsAnswer = z.object({
@@ -25,23 +25,26 @@ const PromptLogprobsAnswer = z.object({
 
 /** Scores token sequences under the teacher. */
 export class TeacherScorer {
-  constructor(readonly server: ServerAddress) {}
+  /** `client` reaches the teacher's server, which serves `model`; its owner closes it, not the scorer. */
+  constructor(
+    readonly client: OpenAIModelClient,
+    readonly model: string,
+  ) {}
 
   /**
    * The teacher's logprob of each token of `tokens_T` given the tokens before it; entry 0 (the
    * first token, which nothing precedes) is 0.
    */
   async score(tokens_T: readonly number[], signal?: AbortSignal): Promise<number[]> {
-    const where = `the teacher at ${this.server.baseUrl}`;
-    const answer = await postJson(
-      this.server,
+    const where = `the teacher at ${this.client.baseUrl}`;
+    const answer = await this.client.postJson(
       "/completions",
-      { prompt: tokens_T, max_tokens: 1, temperature: 1, prompt_logprobs: 0 },
-      { signal },
+      { model: this.model, prompt: tokens_T, max_tokens: 1, temperature: 1, prompt_logprobs: 0 },
+      signal ? { signal } : {},
     );
-    if (answer.status !== 200) {
+    if (answer.type === "refusal") {
       throw new UserError(
-        `${where} refused to score a sequence of ${tokens_T.length} tokens (${answer.status}: ${answerMessage(answer)}): ` +
+        `${where} refused to score a sequence of ${tokens_T.length} tokens (${answer.status}: ${answer.message}): ` +
           "the teacher needs the student's token ids and a context at least as long as the student's sequences",
       );
     }
