@@ -46,7 +46,12 @@ beforeAll(async () => {
 afterAll(() => project.remove());
 
 it("reports a UserError of the environment's own @vf-rl/core as one line, not an internal error", async () => {
-  const result = await runVf(["eval", "own-core", "-n", "1", "-r", "1"], { cwd: project.dir });
+  // vf from its sources: a built vf (an install's, and the suite's VF_FROM_BUILD) hands an
+  // environment's own files the host's core instead (import-entry.ts), so no second copy would run.
+  const result = await runVf(["eval", "own-core", "-n", "1", "-r", "1"], {
+    cwd: project.dir,
+    env: { VF_FROM_BUILD: "0" },
+  });
   expect(result.code).toBe(1);
   // The error did come from the environment's copy, not from the host's core.
   expect(result.stderr).toContain("/environments/own-core/node_modules/@vf-rl/core/");
