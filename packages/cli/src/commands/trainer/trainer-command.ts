@@ -7,7 +7,6 @@
 import { BASE_MODEL_DIR } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
 import { integerFlag, portFlag } from "../../flag-values.ts";
-import { listenError } from "../../listen-error.ts";
 import { checkCheckpointFolder } from "../../path-checks.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -43,6 +42,7 @@ Example:
     .action(async (flags: TrainerServeFlags) => {
       const { createLocalTrainer, startTrainerServer } = await import("@vf-rl/engine");
       const { vfErrorOf } = await import("@vf-rl/train/engine-errors");
+      const { listenError } = await import("../serve/start-server.ts");
       if (flags.model !== undefined) await checkCheckpointFolder(flags.model);
       const checkpoint = flags.model ?? BASE_MODEL_DIR;
       let engine: Awaited<ReturnType<typeof createLocalTrainer>>;
