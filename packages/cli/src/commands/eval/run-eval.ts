@@ -9,8 +9,7 @@
 import { type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
 import { AgentEnv } from "@vf-rl/core/agents";
 import type { Output } from "../../terminal/output.ts";
-import { cacheLine, replayFailure } from "./cached-connection.ts";
-import type { ModelPool } from "./connect-model.ts";
+import { cacheLine, type ModelPool, replayFailure } from "./connect-model.ts";
 import { openEnvServer } from "./env-server-runner.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
 import { formatSummary } from "./format-summary.ts";
