@@ -2,8 +2,7 @@
 import { RunMetadata } from "@vf-rl/core/results";
 import { describe, expect, it } from "vitest";
 import { GatesConfig } from "./eval-config.ts";
-import { junitXml, markdownSummary, xmlEscape } from "./gate-report.ts";
-import { checkGates, parseGate } from "./gates.ts";
+import { checkGates, junitXml, markdownSummary, parseGate, xmlEscape } from "./gates.ts";
 
 const metadata = RunMetadata.parse({
   env_id: "e",
