@@ -11,6 +11,15 @@ import { fileURLToPath } from "node:url";
 const BUILD = fileURLToPath(new URL("./build.mjs", import.meta.url));
 
 export default function setup(): void {
-  execFileSync(process.execPath, [BUILD], { stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    execFileSync(process.execPath, [BUILD], { stdio: "ignore" });
+  } catch {
+    // Sources that do not compile yet (work in progress) must not stop every test: vf then runs
+    // from its sources, slower, and `npm run check` names the errors.
+    process.stderr.write(
+      "node scripts/build.mjs failed: the tests run vf from its sources (npm run check names the errors)\n",
+    );
+    return;
+  }
   process.env.VF_FROM_BUILD = "1";
 }
