@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResolvedTrainConfig } from "../config/load-train-config.ts";
-import { quiet, tinyRun, trainRows } from "../loop/run-test-support.ts";
+import { quiet, tinyRun, trainSteps } from "../loop/run-test-support.ts";
 import { runTraining } from "../loop/run-training.ts";
 import { RunLayout } from "../run-layout.ts";
 import { VOWELS_ENV } from "../testing/index.ts";
@@ -22,19 +22,6 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 const config = (name: string, overrides: Record<string, unknown> = {}): ResolvedTrainConfig =>
   tinyRun(root, name, overrides);
-
-/** What must be equal between two runs that saw the same batches and weights. */
-async function trainSteps(dir: string): Promise<unknown[][]> {
-  return (await trainRows(dir)).map((r) => [
-    r.step,
-    r.loss,
-    r.entropy,
-    r.grad_norm,
-    r.reward_mean,
-    r.mismatch_kl,
-    r.tokens,
-  ]);
-}
 
 describe("a fork", () => {
   it("starts from its parent's checkpoint: with the same config it takes the parent's next steps exactly", async () => {

@@ -1,6 +1,6 @@
 /**
  * What the tests of whole runs share: a tiny run's resolved config in a folder of the test's, the
- * train rows a run wrote, and a log that prints nothing.
+ * train rows a run wrote (and the numbers of them two equal runs share), and a log that prints nothing.
  */
 import { join } from "node:path";
 import { type ResolvedTrainConfig, resolveTrainConfig } from "../config/load-train-config.ts";
@@ -20,6 +20,19 @@ export function tinyRun(
 export async function trainRows(dir: string): Promise<TrainRow[]> {
   const { rows } = await readMetrics(join(dir, "metrics.jsonl"));
   return rows.filter((r): r is TrainRow => r.kind === "train");
+}
+
+/** A run's train rows as the numbers that must be equal between two runs that saw the same batches and weights. */
+export async function trainSteps(dir: string): Promise<unknown[][]> {
+  return (await trainRows(dir)).map((r) => [
+    r.step,
+    r.loss,
+    r.entropy,
+    r.grad_norm,
+    r.reward_mean,
+    r.mismatch_kl,
+    r.tokens,
+  ]);
 }
 
 /** A run's log that prints nothing. */
