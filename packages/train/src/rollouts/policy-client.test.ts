@@ -58,6 +58,31 @@ describe("the policy client (how environments reach the sampler)", () => {
     for (const seed of first) expect(seed).toBeLessThan(2 ** 31);
   });
 
+  it("seeds a turn after a tool call alike whatever ids the server gave the calls", async () => {
+    const afterCall = (id: string, result: string): ChatRequest => ({
+      ...ask("what is 6 * 7?"),
+      messages: [
+        { role: "user", content: "what is 6 * 7?" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id, type: "function", function: { name: "bash", arguments: '{"command":"echo $((6*7))"}' } },
+          ],
+        },
+        { role: "tool", tool_call_id: id, content: result },
+      ],
+    });
+    const seedOf = async (request: ChatRequest): Promise<unknown> => {
+      const { client, requests } = recordingClient();
+      await new PolicyClient({ inner: client, version: () => 0 }).forGroup(7).chat(request);
+      return requests[0]!.sampling.seed;
+    };
+    const seed = await seedOf(afterCall("call_0a1b", "42"));
+    expect(await seedOf(afterCall("call_9f8e", "42"))).toBe(seed); // another run, other random ids
+    expect(await seedOf(afterCall("call_0a1b", "41"))).not.toBe(seed); // another conversation
+  });
+
   it("tags every response with the policy version the server held when it was asked", async () => {
     const { client } = recordingClient();
     let version = 3;

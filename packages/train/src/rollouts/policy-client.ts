@@ -86,9 +86,24 @@ export function mixSeed(...parts: number[]): number {
   return (h >>> 0) & 0x7fffffff;
 }
 
-/** The conversation of a request, as text: equal conversations give equal keys. */
+/**
+ * The conversation of a request, as text: equal conversations give equal keys. Tool-call ids are
+ * labels the server drew at random (the engine's `call_<hex>`, vLLM's uuids), so the key numbers
+ * them by first appearance instead: with the ids themselves, every turn after a tool call drew a
+ * new seed on each run, and a repeated or resumed run sampled other tokens there.
+ */
 function conversationKey(request: ChatRequest): string {
-  return JSON.stringify([request.messages, request.tools ?? []]);
+  const labels = new Map<string, number>();
+  const label = (id: string): number => {
+    if (!labels.has(id)) labels.set(id, labels.size);
+    return labels.get(id)!;
+  };
+  const messages = request.messages.map((message) => {
+    if (message.role === "tool") return { ...message, tool_call_id: label(message.tool_call_id) };
+    if (message.role !== "assistant" || !message.tool_calls) return message;
+    return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: label(call.id) })) };
+  });
+  return JSON.stringify([messages, request.tools ?? []]);
 }
 
 /** 32-bit FNV-1a of a string's UTF-16 code units. */
