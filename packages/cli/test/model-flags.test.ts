@@ -223,6 +223,16 @@ describe("vf eval -m <checkpoint folder>", () => {
     }
   });
 
+  it("finds a checkpoint an installed package ships, and records it by the name given", async () => {
+    const shipped = "@vf-env/bash-arithmetic/warm-start"; // in node_modules, not a path from here
+    const result = await runVf(["eval", "reverse-text", "-m", shipped, "-n", "2", "-r", "1", "--json"], {
+      env: noKeys,
+    });
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ model: shipped, avg_error: 0 });
+  });
+
   it("says so when -m names a folder that is not a checkpoint", async () => {
     const result = await runVf(["eval", "reverse-text", "-m", dir], { env: noKeys });
     expect(result.code).toBe(2);

@@ -198,7 +198,11 @@ describe("a user's project, from the registry", () => {
   }, 300_000);
 
   it("runs what it left out once installed with that line: the Hub's database, ZeroMQ, an environment", async () => {
-    await ok("npm", ["install", "-D", "@electric-sql/pglite", "zeromq", "@vf-env/wiki-search"], project);
+    await ok(
+      "npm",
+      ["install", "-D", "@electric-sql/pglite", "zeromq", "@vf-env/wiki-search", "@vf-env/bash-arithmetic"],
+      project,
+    );
     // wiki-search's MCP server runs from the built package, its data found beside it.
     const tools = await ok("npx", ["vf", "env", "tools", "wiki-search"], project);
     expect(tools.stdout).toMatch(/^search_pages\(query: string\)$/m);
@@ -273,6 +277,15 @@ describe("a user's project, from the registry", () => {
 
   it("trains the built-in model on the new environment as the README says, then evaluates what vf train printed", async () => {
     await ok("npx", ["vf", "setup"], project);
+    // A config vf setup copied names the warm start bash-arithmetic's package ships, installed above.
+    const agentConfig = await ok(
+      "npx",
+      ["vf", "train", "configs/train/bash-arithmetic.toml", "--dry-run"],
+      project,
+    );
+    expect(agentConfig.stdout).toContain(
+      `model = "${join(project, "node_modules", "@vf-env", "bash-arithmetic", "warm-start")}"`,
+    );
     // The README's line, shortened to three steps of four rollouts.
     const trained = await ok(
       "npx",

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EnvironmentNotFoundError, EnvironmentNotInstalledError } from "../errors.ts";
-import { findEnvironment, VF_ENVIRONMENTS } from "./find-environment.ts";
+import { findEnvironment, findPackagePath, packageNameOf, VF_ENVIRONMENTS } from "./find-environment.ts";
 
 const environments = resolve(import.meta.dirname, "..", "..", "..", "..", "environments");
 
@@ -46,5 +46,35 @@ describe("a Hub id with a version", () => {
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a path inside an installed package", () => {
+  it("is found in the project's node_modules when it is not a path here, scoped or not", () => {
+    const project = mkdtempSync(join(tmpdir(), "vf-find-"));
+    try {
+      const scoped = join(project, "node_modules", "@vf-env", "tasks", "warm-start");
+      const plain = join(project, "node_modules", "my-env", "ckpt");
+      mkdirSync(scoped, { recursive: true });
+      mkdirSync(plain, { recursive: true });
+      mkdirSync(join(project, "outputs", "run"), { recursive: true });
+      const cwd = join(project, "sub"); // looked up from the working folder upward
+      mkdirSync(cwd);
+      expect(findPackagePath("@vf-env/tasks/warm-start", { cwd })).toBe(scoped);
+      expect(findPackagePath("my-env/ckpt", { cwd })).toBe(plain);
+      expect(findPackagePath("../outputs/run", { cwd })).toBe("../outputs/run"); // a path that exists, as given
+      expect(findPackagePath("@vf-env/tasks/cold-start", { cwd })).toBeUndefined();
+      expect(findPackagePath("./my-env/ckpt", { cwd })).toBeUndefined(); // a relative path, never a package
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it("names its package, when it starts with one", () => {
+    expect(packageNameOf("@vf-env/bash-arithmetic/warm-start")).toBe("@vf-env/bash-arithmetic");
+    expect(packageNameOf("my-env/ckpt/step_3")).toBe("my-env");
+    expect(packageNameOf("./my-env/ckpt")).toBeUndefined();
+    expect(packageNameOf("/abs/path")).toBeUndefined();
+    expect(packageNameOf("@vf-env/bash-arithmetic")).toBeUndefined(); // the package itself, nothing inside
   });
 });

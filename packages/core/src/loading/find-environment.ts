@@ -147,6 +147,31 @@ export function parseEnvId(id: string): { owner?: string; name: string; version?
   return version ? { ...parts, version } : parts;
 }
 
+/**
+ * Where `path` is: `path` itself when it exists (relative to `cwd`), else inside an installed
+ * package when it starts with one's name as an import would (`@vf-env/bash-arithmetic/warm-start`),
+ * looked up where environments are. A config copied out of a repository can then name what a
+ * package ships, such as an environment's warm-start checkpoint, in any project that installs it.
+ * Undefined when it is neither.
+ */
+export function findPackagePath(path: string, options: FindOptions = {}): string | undefined {
+  const cwd = options.cwd ?? process.cwd();
+  if (existsSync(resolve(cwd, path))) return path;
+  const name = packageNameOf(path);
+  if (name === undefined) return undefined;
+  for (const root of nodeModulesRoots(cwd)) {
+    const inside = join(root, path);
+    if (existsSync(inside)) return inside;
+  }
+  return undefined;
+}
+
+/** The package a path inside one starts with (`@vf-env/bash-arithmetic` of `@vf-env/bash-arithmetic/warm-start`), if any. */
+export function packageNameOf(path: string): string | undefined {
+  if (looksLikePath(path)) return undefined;
+  return /^((?:@[^/@.][^/]*\/)?[^/@.][^/]*)\/./.exec(path)?.[1];
+}
+
 function localEnvironmentsDir(cwd: string, options: FindOptions): string {
   return options.envDir === undefined ? join(cwd, "environments") : resolve(cwd, options.envDir);
 }

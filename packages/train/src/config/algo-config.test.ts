@@ -50,7 +50,7 @@ describe("the [algo] table", () => {
       /algo\.teacher\.api_key_var \("K"\): is the key of a teacher server: set url too/,
     );
     expect(problem({ type: "opd", teacher: { model: "no/such/teacher" } })).toBe(
-      "run.toml: algo.teacher.model (\"no/such/teacher\") is not a folder: give the teacher's checkpoint folder (config.json and model.safetensors), relative to the working folder, or its server's url",
+      "run.toml: algo.teacher.model (\"no/such/teacher\") is not a folder: give the teacher's checkpoint folder (config.json and model.safetensors), relative to the working folder or inside an installed package, or its server's url",
     );
     expect(problem({ type: "opd", teacher: { model: BASE_MODEL_DIR }, kl_coeff: 1 })).toMatch(
       /unknown key "algo\.kl_coeff": did you mean "algo\.kl_coef"\?/,

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,6 +153,9 @@ describe("training configs", () => {
       env: [{ id: "no-such-env" }],
     });
     expect(message).toContain("is not a folder: give a checkpoint folder");
+    expect(problems({ model: "@vf-env/nothing/warm-start", env: [{ id: VOWELS_ENV }] })).toContain(
+      "(@vf-env/nothing is not installed here: npm install -D @vf-env/nothing)",
+    );
     expect(message).toContain('unknown environment "no-such-env"');
     expect(problems({ model: fresh, env: [{ id: "someone/thing@1.0.0" }] })).toMatch(
       /env\[0\]\.id: unknown environment "someone\/thing@1.0.0": .*install it from its Hub, e.g. vf env install someone\/thing@1.0.0/,
@@ -159,6 +163,16 @@ describe("training configs", () => {
     expect(
       problems({ model: { d_model: 30, n_layers: 1, n_heads: 4 }, env: [{ id: VOWELS_ENV }] }),
     ).toContain("model.d_model (30) must be divisible by model.n_heads (4)");
+  });
+
+  it("find a model folder an installed package ships, as a config copied by vf setup names it", () => {
+    // bash-arithmetic's warm start, wherever the package is installed (here: the workspace's link)
+    const config = resolveTrainConfig({
+      raw: { model: "@vf-env/bash-arithmetic/warm-start", env: [{ id: VOWELS_ENV }] },
+      where: "run.toml",
+    });
+    expect(config.model).toMatch(/node_modules[\\/]@vf-env[\\/]bash-arithmetic[\\/]warm-start$/);
+    expect(existsSync(join(config.model as string, "model.safetensors"))).toBe(true);
   });
 
   it("say where a file is not TOML, and refuse stray arguments", async () => {

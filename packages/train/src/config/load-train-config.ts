@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ConfigError } from "@vf-rl/core";
 import { applyOverrides, type ConfigOverride } from "@vf-rl/core/config";
 import { EnvironmentNotFoundError } from "@vf-rl/core/errors";
-import { findEnvironment } from "@vf-rl/core/loading";
+import { findEnvironment, findPackagePath, packageNameOf } from "@vf-rl/core/loading";
 import { BASE_MODEL_DIR, CONFIG_FILE } from "@vf-rl/engine";
 import { parse as parseToml } from "smol-toml";
 import { checkConfigRules } from "./config-rules.ts";
@@ -68,21 +68,27 @@ export function resolveTrainConfig(
   }
   const config = parsed.data;
   const problems = checkConfigRules(config).map((p) => `${source.where}: ${p}`);
-  const model = config.model ?? builtinBaseModel();
+  let model = config.model ?? builtinBaseModel();
   if (model === undefined) {
     problems.push(
       `${source.where}: no model given and the built-in base model is not in this build: set model to a checkpoint folder, or add a [model] table (d_model, n_layers, n_heads) for a fresh one`,
     );
-  } else if (typeof model === "string" && !existsSync(model)) {
-    problems.push(
-      `${source.where}: model (${JSON.stringify(model)}) is not a folder: give a checkpoint folder (config.json and model.safetensors), relative to the working folder`,
-    );
+  } else if (typeof model === "string") {
+    const found = findPackagePath(model);
+    if (found === undefined) {
+      problems.push(
+        `${source.where}: model (${JSON.stringify(model)}) is not a folder: give a checkpoint folder (config.json and model.safetensors), relative to the working folder, or one an installed package ships (@vf-env/bash-arithmetic/warm-start)${installHint(model)}`,
+      );
+    } else model = found;
   }
   const teacher = config.algo.type === "opd" ? config.algo.teacher : undefined;
-  if (teacher?.url === undefined && teacher?.model !== undefined && !existsSync(teacher.model)) {
-    problems.push(
-      `${source.where}: algo.teacher.model (${JSON.stringify(teacher.model)}) is not a folder: give the teacher's checkpoint folder (config.json and model.safetensors), relative to the working folder, or its server's url`,
-    );
+  if (teacher?.url === undefined && teacher?.model !== undefined) {
+    const found = findPackagePath(teacher.model);
+    if (found === undefined) {
+      problems.push(
+        `${source.where}: algo.teacher.model (${JSON.stringify(teacher.model)}) is not a folder: give the teacher's checkpoint folder (config.json and model.safetensors), relative to the working folder or inside an installed package, or its server's url${installHint(teacher.model)}`,
+      );
+    } else teacher.model = found;
   }
   const named = [
     ...config.env.map((env, i) => ({ env, table: `env[${i}]` })),
@@ -105,6 +111,15 @@ export function resolveTrainConfig(
   const outputDir =
     config.output_dir ?? `outputs/train/${envSource(config.env[0]!).id.replace(/[^A-Za-z0-9._-]+/g, "-")}`;
   return { ...config, model: model!, output_dir: outputDir };
+}
+
+/**
+ * How to get a folder named inside a scoped package that is not installed: install it. (An
+ * unscoped `a/b` reads as a relative path just as well, so it gets no hint.)
+ */
+function installHint(model: string): string {
+  const name = packageNameOf(model);
+  return name?.startsWith("@") ? ` (${name} is not installed here: npm install -D ${name})` : "";
 }
 
 function configError(problems: readonly string[]): ConfigError {

@@ -27,6 +27,7 @@ import {
   resolveRoute,
 } from "@vf-rl/core/client";
 import { UserError } from "@vf-rl/core/errors";
+import { findPackagePath } from "@vf-rl/core/loading";
 import { runWeights } from "@vf-rl/train/run-weights";
 import { UsageError } from "../../cli-errors.ts";
 import { isHttpUrl } from "../../flag-values.ts";
@@ -157,15 +158,18 @@ export class ModelPool {
  */
 function localModel(spec: EvalSpec, builtin: boolean): Promise<ConnectedModel> | null {
   const type = spec.type;
-  const weights = spec.model === undefined ? undefined : runWeights(spec.model);
-  if (spec.model !== undefined && weights !== undefined) {
+  const folder = spec.model === undefined ? undefined : findPackagePath(spec.model);
+  const weights = folder === undefined ? undefined : runWeights(folder);
+  if (spec.model !== undefined && folder !== undefined && weights !== undefined) {
     if (spec.baseUrl !== undefined) {
       throw new UsageError(
         `-m ${spec.model} is a checkpoint folder, served here: drop -b ${spec.baseUrl}, or give -m the model id that server serves`,
       );
     }
-    // named by the folder that says which step, so a saved run records what was evaluated
-    return startLocalModel({ checkpoint: weights.dir, modelName: weights.name, ...(type ? { type } : {}) });
+    // named by the folder that says which step, so a saved run records what was evaluated (as
+    // given, when the folder is inside an installed package: the install's path says nothing)
+    const modelName = folder === spec.model ? weights.name : spec.model + weights.name.slice(folder.length);
+    return startLocalModel({ checkpoint: weights.dir, modelName, ...(type ? { type } : {}) });
   }
   if (builtin) {
     if (spec.model !== undefined || spec.baseUrl !== undefined) {
