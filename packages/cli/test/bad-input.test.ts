@@ -12,6 +12,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "vf-bad-input-"));
   await writeFile(join(dir, "minus-five.toml"), 'num_examples = -5\n[[eval]]\nid = "reverse-text"\n');
+  await writeFile(join(dir, "hot.toml"), '[sampling]\ntemperature = "hot"\n[[eval]]\nid = "reverse-text"\n');
   // Named pipes nobody writes to: reading one blocks for ever.
   for (const name of ["fifo.toml", "fifo.jsonl"]) execFileSync("mkfifo", [join(dir, name)]);
   // 600 MiB of nothing (sparse): more than one string can hold.
@@ -32,6 +33,19 @@ describe("bad input", () => {
   it.concurrent.for<[string[], number, RegExp]>([
     [["eval", "reverse-text", "-n", "-5"], 2, /^error: -n must be at least 1, or -1 for all, got "-5"$/],
     [["eval", "minus-five.toml"], 1, /num_examples: must be at least 1, or -1 for all/],
+    // A sampling arg of the wrong type failed every rollout with the server's 400, one by one.
+    [
+      ["eval", "reverse-text", ...small, "-S", '{"temperature": "hot"}'],
+      2,
+      /^error: -S: temperature: .*expected number, received string: fix that key/,
+    ],
+    [["eval", "hot.toml", "-S", '{"max_tokens": 1.5}'], 2, /^error: -S: max_tokens: .*expected int/],
+    [["serve", "--name", ""], 2, /^error: --name is empty: give the model name clients send/], // served ""
+    [
+      ["eval", "hot.toml", "-S", '{"max_tokens": 8}'],
+      1,
+      /^error: hot.toml: sampling.temperature: .*expected number/,
+    ],
     [["eval", "reverse-text", "--timeout", "0"], 2, /^error: --timeout must be greater than 0, got "0"$/],
     [["eval", "reverse-text", "--timeout", "-1"], 2, /^error: --timeout must be greater than 0, got "-1"$/],
     [["eval", "reverse-text", "-n", "99999999999999999999"], 2, /^error: -n is too large/],

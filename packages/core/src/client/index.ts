@@ -16,6 +16,7 @@ export { type EndpointAddress, type EndpointRegistry, loadEndpointRegistry } fro
 export {
   type ChatCallOptions,
   type ChatRequest,
+  CheckedSamplingArgs,
   type ModelResponse,
   SamplingArgs,
 } from "./model-client.ts";

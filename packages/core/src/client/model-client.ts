@@ -12,6 +12,31 @@ import type { ToolDefinition } from "../tools/tool.ts";
 export const SamplingArgs = z.record(z.string(), z.unknown());
 export type SamplingArgs = z.infer<typeof SamplingArgs>;
 
+const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+
+/**
+ * Sampling arguments with the keys every OpenAI-compatible server reads checked for their type, for
+ * where a user writes them (vf eval's -S and [sampling]): a wrong value is then one line there,
+ * not a 400 on every request. Other keys (vLLM's extras, a provider's own) pass as given, and null
+ * removes a key, as in the interception server's overrides.
+ */
+export const CheckedSamplingArgs = z.looseObject({
+  temperature: optional(z.number().min(0)),
+  top_p: optional(z.number().gt(0).max(1)),
+  top_k: optional(z.number().int().min(-1)),
+  min_p: optional(z.number().min(0).max(1)),
+  max_tokens: optional(z.number().int().positive()),
+  max_completion_tokens: optional(z.number().int().positive()),
+  n: optional(z.number().int().positive()),
+  seed: optional(z.number().int()),
+  stop: optional(z.union([z.string(), z.array(z.string())])),
+  presence_penalty: optional(z.number().min(-2).max(2)),
+  frequency_penalty: optional(z.number().min(-2).max(2)),
+  repetition_penalty: optional(z.number().positive()),
+  logprobs: optional(z.boolean()),
+  top_logprobs: optional(z.number().int().min(0)),
+});
+
 /** One chat call: the model, the conversation so far, the tools offered and the sampling args. */
 export interface ChatRequest {
   model: string;

@@ -107,6 +107,15 @@ describe("training configs", () => {
       "1",
     ]);
     expect(message).toContain('--batch_size: batch_size ("many"): Invalid input: expected number');
+    // an address vf cannot speak to (ftp://) is refused here, not at the run's first request
+    for (const [flag, key] of [
+      ["--trainer.url", "trainer.url"],
+      ["--inference.url", "inference.url"],
+    ]) {
+      expect(problems({ model: fresh, env: [{ id: VOWELS_ENV }] }, [flag!, "ftp://10.0.0.2:8200"])).toBe(
+        `${flag}: ${key} ("ftp://10.0.0.2:8200"): must be an http:// or https:// URL, e.g. http://127.0.0.1:8000/v1`,
+      );
+    }
     expect(message).toContain(
       '--lerning_rate: unknown key "lerning_rate": did you mean "optimizer.learning_rate" (in [optimizer])?',
     );

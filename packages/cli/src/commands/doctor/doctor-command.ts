@@ -49,7 +49,11 @@ export function registerDoctor(program: Command, io: Output, setExit: (code: num
       "sampling temperature (default: the server's, usually 1)",
       numberFlag("-T", { min: 0 }),
     )
-    .option("-S, --sampling-args <json>", "sampling arguments passed through as given", jsonObjectFlag("-S"))
+    .option(
+      "-S, --sampling-args <json>",
+      "sampling arguments passed to the server (known keys such as temperature are type-checked)",
+      jsonObjectFlag("-S"),
+    )
     .option("-a, --env-args <json>", "arguments for the environment's loadEnvironment", jsonObjectFlag("-a"))
     .option(
       "--seed <n>",
@@ -69,7 +73,8 @@ Examples:
       const { loadEnvironmentById } = await import("@vf-rl/core/loading");
       const { formatDoctorReport, runDoctor } = await import("@vf-rl/train");
       const { connectModel } = await import("../eval/connect-model.ts");
-      const { checkSpecPaths, EvalSpec } = await import("../eval/eval-spec.ts");
+      const { checkSamplingFlag, checkSpecPaths, EvalSpec } = await import("../eval/eval-spec.ts");
+      if (flags.samplingArgs) checkSamplingFlag(flags.samplingArgs);
       const sampling: Record<string, unknown> = { ...flags.samplingArgs };
       if (flags.maxTokens !== undefined) sampling.max_tokens = flags.maxTokens;
       if (flags.temperature !== undefined) sampling.temperature = flags.temperature;

@@ -12,7 +12,13 @@ import type { Output } from "../../terminal/output.ts";
 import { formatComparison } from "./comparison-table.ts";
 import { loadEvalConfig } from "./eval-config.ts";
 import { applySettings, type EvalSetting, emptyDraft, type SpecDraft, shortFlag } from "./eval-settings.ts";
-import { checkPhaseBounds, checkSpecPaths, EvalSpec, type RunSettings } from "./eval-spec.ts";
+import {
+  checkPhaseBounds,
+  checkSamplingFlag,
+  checkSpecPaths,
+  EvalSpec,
+  type RunSettings,
+} from "./eval-spec.ts";
 import { exportSft, prepareSftExport } from "./export-sft.ts";
 import { checkGates, EXIT_BELOW_GATE, type GatedRun, writeGateReports } from "./gates.ts";
 import { hfHubUploader } from "./hf-hub-upload.ts";
@@ -224,7 +230,7 @@ async function reportGates(outcomes: readonly EvaluationOutcome[], flags: EvalFl
 async function configSpecs(path: string, given: ReadonlyMap<EvalSetting, unknown>): Promise<EvalSpec[]> {
   const overrides = [...given].map(([setting, value]) => ({
     path: [setting.config![0]!],
-    value: setting.kind === "client-type" ? apiClientTypeFlag(value as string) : value,
+    value: checkedFlagValue(setting, value),
     flag: shortFlag(setting),
   }));
   const blocks = await loadEvalConfig(path, overrides);
@@ -234,15 +240,23 @@ async function configSpecs(path: string, given: ReadonlyMap<EvalSetting, unknown
 /** The one evaluation the command line describes. */
 function specFromFlags(envId: string, given: ReadonlyMap<EvalSetting, unknown>): EvalSpec {
   const spec: SpecDraft = { ...emptyDraft(), envId };
-  const type = [...given].find(([setting]) => setting.kind === "client-type");
-  applySettings(spec, new Map(given));
-  if (type) spec.type = apiClientTypeFlag(type[1] as string);
+  applySettings(
+    spec,
+    new Map([...given].map(([setting, value]) => [setting, checkedFlagValue(setting, value)])),
+  );
   return EvalSpec.parse(spec);
 }
 
-/** `--api-client-type`, checked here rather than when flags are parsed: the check loads the clients. */
-function apiClientTypeFlag(value: string) {
-  const parsed = parseClientType(value);
-  if (!parsed.ok) throw new UsageError(`--api-client-type: ${parsed.problem}`);
-  return parsed.type;
+/**
+ * A flag's value with the checks made here rather than when flags are parsed, as they load the
+ * clients: `--api-client-type`'s name, and the types of -S's keys that every server agrees on.
+ */
+function checkedFlagValue(setting: EvalSetting, value: unknown): unknown {
+  if (setting.kind === "client-type") {
+    const parsed = parseClientType(value as string);
+    if (!parsed.ok) throw new UsageError(`--api-client-type: ${parsed.problem}`);
+    return parsed.type;
+  }
+  if (setting.kind === "sampling") checkSamplingFlag(value as Record<string, unknown>);
+  return value;
 }

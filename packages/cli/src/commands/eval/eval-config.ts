@@ -24,7 +24,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "@vf-rl/core";
-import { ApiClientType } from "@vf-rl/core/client";
+import { ApiClientType, CheckedSamplingArgs } from "@vf-rl/core/client";
 import { type ConfigOverride, describeConfigIssues } from "@vf-rl/core/config";
 import { PROVIDERS, type ProviderName } from "@vf-rl/core/providers";
 import { parse as parseToml } from "smol-toml";
@@ -92,6 +92,7 @@ const KIND_SCHEMAS: Record<SettingKind, z.ZodType> = {
   temperature: z.number().min(0, "must be 0 or more"),
   timeout: z.number().positive().max(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} seconds`),
   "json-object": z.record(z.string(), z.unknown()),
+  sampling: CheckedSamplingArgs,
   switch: z.boolean(),
   list: z.array(z.string()),
   headers: Headers,

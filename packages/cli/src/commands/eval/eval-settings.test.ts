@@ -25,6 +25,7 @@ const SAMPLES: Record<SettingKind, { flag: string | true; config: unknown }> = {
   temperature: { flag: "0.25", config: 0.25 },
   timeout: { flag: "30", config: 30 },
   "json-object": { flag: '{"k": 1}', config: { k: 1 } },
+  sampling: { flag: '{"top_p": 0.9}', config: { top_p: 0.9 } },
   switch: { flag: true, config: true },
   list: { flag: "a,b", config: ["a", "b"] },
   headers: { flag: "X-A: 1", config: { "X-A": "1" } },

@@ -42,6 +42,7 @@ export type SettingKind =
   | "temperature"
   | "timeout"
   | "json-object"
+  | "sampling"
   | "switch"
   | "list"
   | "headers"
@@ -114,6 +115,7 @@ export function flagParser(
     case "timeout":
       return numberFlag(flag, { positive: true, max: MAX_TIMEOUT_SECONDS });
     case "json-object":
+    case "sampling": // its keys' types are checked with the spec: the check's schema is core's client's
       return jsonObjectFlag(flag);
     case "switch":
       return undefined;
@@ -263,8 +265,8 @@ export const EVAL_SETTINGS: readonly EvalSetting[] = [
   },
   {
     flags: "-S, --sampling-args <json>",
-    help: "sampling arguments passed through as given",
-    kind: "json-object",
+    help: "sampling arguments passed to the server (known keys such as temperature and max_tokens are type-checked)",
+    kind: "sampling",
     config: ["sampling"],
     merges: true,
     // -t and -T name single keys of this table: applied after it, they win (see `applySettings`).
@@ -420,13 +422,16 @@ export function applySetting(spec: SpecDraft, setting: EvalSetting, value: unkno
   else (spec as Record<string, unknown>)[setting.into] = value;
 }
 
+/** A setting whose value is a table of keys (-S, -a, -x), applied before the single keys. */
+function isTable(setting: EvalSetting): boolean {
+  return setting.kind === "json-object" || setting.kind === "sampling";
+}
+
 /**
  * Applies `values` (one per setting, undefined where unset) in an order where the single keys win
  * over the tables they are keys of: -S before -t and -T.
  */
 export function applySettings(spec: SpecDraft, values: ReadonlyMap<EvalSetting, unknown>): void {
-  const tablesFirst = [...values].sort(
-    ([a], [b]) => Number(a.kind !== "json-object") - Number(b.kind !== "json-object"),
-  );
+  const tablesFirst = [...values].sort(([a], [b]) => Number(!isTable(a)) - Number(!isTable(b)));
   for (const [setting, value] of tablesFirst) if (value !== undefined) applySetting(spec, setting, value);
 }

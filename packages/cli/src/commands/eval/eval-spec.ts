@@ -6,7 +6,8 @@
  * to OpenAI (-m naming a missing folder). What only connecting can tell (a server that does not
  * answer, a rejected key) is connect-model.ts's.
  */
-import { ApiClientType } from "@vf-rl/core/client";
+import { ApiClientType, CheckedSamplingArgs } from "@vf-rl/core/client";
+import { issueLines } from "@vf-rl/core/config";
 import { PROVIDERS, type ProviderName } from "@vf-rl/core/providers";
 import { z } from "zod";
 import { UsageError } from "../../cli-errors.ts";
@@ -60,7 +61,7 @@ export const EvalSpec = z
     headersFromState: z.record(z.string(), z.string()).default({}),
     numExamples: z.number().int().optional(),
     rolloutsPerExample: z.number().int().positive().optional(),
-    sampling: z.record(z.string(), z.unknown()).default({}),
+    sampling: CheckedSamplingArgs.default({}),
     maxConcurrent: z.number().int().positive().default(32),
     /** Rollouts generated at once, within maxConcurrent (verifiers' max_concurrent_generation). */
     maxConcurrentGeneration: z.number().int().positive().optional(),
@@ -131,6 +132,17 @@ export function checkPhaseBounds(spec: EvalSpec, settings: Pick<RunSettings, "en
       );
     }
   }
+}
+
+/**
+ * Refuses -S when a key every server reads has a value of the wrong type (`{"temperature": "hot"}`),
+ * which the server would refuse on every request; other keys pass as given.
+ */
+export function checkSamplingFlag(sampling: Record<string, unknown>): void {
+  const parsed = CheckedSamplingArgs.safeParse(sampling);
+  if (parsed.success) return;
+  const [problem] = issueLines(parsed.error);
+  throw new UsageError(`-S: ${problem}: fix that key, or leave it out for the server's default`);
 }
 
 const ENV_DIR_FIX = "name the folder that holds your environment packages (default ./environments)";

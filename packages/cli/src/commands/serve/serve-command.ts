@@ -4,7 +4,7 @@
  */
 import { BASE_MODEL_DIR, BUILTIN_MODEL_NAME } from "@vf-rl/engine/base-model";
 import type { Command } from "commander";
-import { integerFlag, portFlag, threadsFlag } from "../../flag-values.ts";
+import { integerFlag, portFlag, textFlag, threadsFlag } from "../../flag-values.ts";
 import { checkCheckpointFolder } from "../../path-checks.ts";
 import { untilInterrupted } from "../../terminal/interrupt.ts";
 import type { Output } from "../../terminal/output.ts";
@@ -25,7 +25,12 @@ export function registerServe(program: Command, io: Output): void {
     .option("--model <dir>", "checkpoint folder: config.json + model.safetensors (default: the base model)")
     .option("--port <n>", "port to listen on (0: any free port)", portFlag("--port"), 8000)
     .option("--host <host>", "interface to listen on (0.0.0.0 for every one)", "127.0.0.1")
-    .option("--name <name>", "the model name clients send", BUILTIN_MODEL_NAME)
+    .option(
+      "--name <name>",
+      "the model name clients send",
+      textFlag("--name", `give the model name clients send, or leave the flag out for ${BUILTIN_MODEL_NAME}`),
+      BUILTIN_MODEL_NAME,
+    )
     .option("--max-batch <n>", "most sequences sampled together", integerFlag("--max-batch", 1), 64)
     .option(
       "--threads <n>",
