@@ -16,6 +16,7 @@ import {
   startScriptedServer,
 } from "@vf-rl/core/testing";
 import { runVf } from "@vf-rl/test-support";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** Where nothing listens: a replay must not need the server. */
@@ -170,23 +171,22 @@ describe("vf eval --cache", () => {
   });
 });
 
-/** The test cases of a JUnit file: name, and failure or error message if any. */
+/** The test cases of a JUnit file, read by an XML parser as a CI's reporter reads them. */
 function junitCases(xml: string) {
-  const unescapeXml = (text: string) =>
-    text
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&quot;/g, '"')
-      .replace(/&apos;/g, "'")
-      .replace(/&amp;/g, "&");
-  return [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)">(.*?)<\/testcase>/g)].map((m) => {
-    const outcome = /<(failure|error)[^>]* message="([^"]*)"/.exec(m[3]!);
-    return {
-      name: unescapeXml(m[2]!),
-      outcome: outcome ? outcome[1] : "pass",
-      message: outcome ? unescapeXml(outcome[2]!) : "",
-    };
+  expect(XMLValidator.validate(xml)).toBe(true);
+  type Outcome = { "@_message": string };
+  type Case = { "@_name": string; failure?: Outcome; error?: Outcome };
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    isArray: (name) => name === "testsuite" || name === "testcase",
   });
+  const doc = parser.parse(xml) as { testsuites: { testsuite: { testcase: Case[] }[] } };
+  return doc.testsuites.testsuite.flatMap((suite) =>
+    suite.testcase.map((c) => {
+      const outcome = c.failure ? "failure" : c.error ? "error" : "pass";
+      return { name: c["@_name"], outcome, message: (c.failure ?? c.error)?.["@_message"] ?? "" };
+    }),
+  );
 }
 
 describe("vf eval --fail-under", () => {
