@@ -24,10 +24,12 @@ export function vfCommand(args: string, options: VfCommandOptions = {}): string 
   return `${vfOnPath(options.path ?? process.env.PATH ?? "") ? "vf" : "npx vf"} ${args}`;
 }
 
-/** An environment a model was trained on: its id and loadEnvironment arguments. */
+/** An environment a model was trained on: its id and loadEnvironment arguments, and the agent it ran as. */
 export interface TrainedEnv {
   id: string;
   args?: Record<string, unknown>;
+  /** The harness, its options and the runtime a taskset ran with (train's `[env.agent]` tables). */
+  agent?: { harness?: string; harnessOptions?: Record<string, unknown>; runtime?: string };
 }
 
 /**
@@ -41,9 +43,16 @@ export function evalCommands(envs: readonly TrainedEnv[], folder: string): strin
   const model = shellWord(shortPath(folder));
   if (envs.length === 0) return [vfCommand(`eval <env> -m ${model}`)];
   const commands = envs.map((env) => {
-    const args =
-      env.args && Object.keys(env.args).length > 0 ? ` -a ${shellWord(JSON.stringify(env.args))}` : "";
-    return vfCommand(`eval ${shellWord(env.id)} -m ${model}${args}`);
+    const json = (flag: string, value: Record<string, unknown> | undefined) =>
+      value && Object.keys(value).length > 0 ? ` ${flag} ${shellWord(JSON.stringify(value))}` : "";
+    const word = (flag: string, value: string | undefined) => (value ? ` ${flag} ${shellWord(value)}` : "");
+    // as it was trained: a harness's options decide what its prompt holds (the bash-arithmetic
+    // warm start's context has no room for the default tools' definitions)
+    const agent =
+      word("--harness", env.agent?.harness) +
+      json("--harness-args", env.agent?.harnessOptions) +
+      word("--runtime", env.agent?.runtime);
+    return vfCommand(`eval ${shellWord(env.id)} -m ${model}${json("-a", env.args)}${agent}`);
   });
   return [...new Set(commands)];
 }

@@ -44,7 +44,7 @@ describe("an eval config's env tables (verifiers v1, prime-rl)", () => {
     expect(RUNTIME_TYPES).toEqual(AGENT_RUNTIMES);
   });
 
-  it("carry the harness's options, which have no flag, to the spec", async () => {
+  it("carry the harness's options to the spec, as harness_args (--harness-args) does", async () => {
     const [spec] = await load([
       "[[eval]]",
       "[eval.env.taskset]",
@@ -60,6 +60,19 @@ describe("an eval config's env tables (verifiers v1, prime-rl)", () => {
       harnessOptions: { tools: ["bash"], systemPrompt: "Use the bash tool." },
     });
     expect(spec).not.toHaveProperty("envArgs");
+    const [flat] = await load(["[[eval]]", 'id = "bash-arithmetic"', 'harness_args = { tools = ["bash"] }']);
+    expect(flat).toMatchObject({ harnessOptions: { tools: ["bash"] } });
+    await expect(
+      load([
+        "[[eval]]",
+        'harness_args = { tools = ["bash"] }',
+        "[eval.env.taskset]",
+        'id = "bash-arithmetic"',
+        "[eval.env.agent.harness]",
+        'id = "bash"',
+        'tools = ["bash"]',
+      ]),
+    ).rejects.toThrow("[[eval]] #1: both harness_args and env.agent.harness's options are set: keep one");
   });
 
   it("carry prime-rl's limits of [env.agent] to the spec", async () => {

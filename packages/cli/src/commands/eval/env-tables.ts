@@ -13,8 +13,8 @@
  * id = "bash"
  * tools = ["bash"]
  *
- * is `id = "bash-arithmetic"`, `args = { numEval = 100 }`, `harness = "bash"`, and the harness's
- * options `{ tools = ["bash"] }` (which have no flag). A key that is also set the plain way is
+ * is `id = "bash-arithmetic"`, `args = { numEval = 100 }`, `harness = "bash"` and
+ * `harness_args = { tools = ["bash"] }` (`--harness-args`). A key that is also set the plain way is
  * refused, as is any key these tables do not have, each in one line.
  */
 import { AgentEnvTables, type AgentLimits, agentEnvSpec } from "@vf-rl/agents/config";
@@ -27,17 +27,19 @@ function isTable(value: unknown): value is Table {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A block with its `env` table read, and the harness's options it names (none: empty). */
+/** A block with its `env` table read. */
 export interface ReadEnvTables {
   block: unknown;
-  harnessOptions: Record<string, unknown>;
   /** `[env.agent]`'s limits over each task's own; empty when none. */
   limits: AgentLimits;
 }
 
-/** `block` with its `env` table read into `id`, `args`, `harness` and `runtime`; see the file comment. */
+/**
+ * `block` with its `env` table read into `id`, `args`, `harness`, `harness_args` and `runtime`; see
+ * the file comment.
+ */
 export function readEnvTables(block: unknown, where: string): ReadEnvTables {
-  if (!isTable(block) || block.env === undefined) return { block, harnessOptions: {}, limits: {} };
+  if (!isTable(block) || block.env === undefined) return { block, limits: {} };
   const { env, ...rest } = block;
   const parsed = AgentEnvTables.safeParse(env);
   if (!parsed.success) {
@@ -56,8 +58,11 @@ export function readEnvTables(block: unknown, where: string): ReadEnvTables {
   if (Object.keys(spec.args).length > 0) set("args", spec.args, "env.taskset's arguments");
   const prefix = parsed.data.agent?.harness ? "env.agent" : "env";
   set("harness", spec.harness, `${prefix}.harness.id`);
+  if (Object.keys(spec.harnessOptions).length > 0) {
+    set("harness_args", spec.harnessOptions, `${prefix}.harness's options`);
+  }
   set("runtime", spec.runtime, `${parsed.data.agent?.runtime ? "env.agent" : "env"}.runtime.type`);
-  return { block: out, harnessOptions: spec.harnessOptions, limits: spec.limits };
+  return { block: out, limits: spec.limits };
 }
 
 /** One issue of the env table as a line: `env.agent.judge is not known: ...`. */

@@ -196,7 +196,6 @@ export async function loadEvalConfig(
     applySettings(spec, settingValues([globals, data]));
     // The command line's settings, over every evaluation's own.
     applySettings(spec, new Map(overrides.map(({ path: [key], value }) => [settingOf(key!), value])));
-    if (Object.keys(tables.harnessOptions).length > 0) spec.harnessOptions = tables.harnessOptions;
     if (Object.keys(tables.limits).length > 0) spec.agentLimits = tables.limits;
     if (data.name !== undefined) spec.name = data.name;
     // A sweep's cells share their block's name: their values tell them apart.

@@ -289,6 +289,13 @@ export const EVAL_SETTINGS: readonly EvalSetting[] = [
     into: "runtime",
   },
   {
+    flags: "--harness-args <json>",
+    help: `the harness's options, e.g. '{"tools": ["bash"]}' (a config's [eval.env.agent.harness] keys besides id)`,
+    kind: "json-object",
+    config: ["harness_args"],
+    into: "harnessOptions",
+  },
+  {
     flags: "-a, --env-args <json>",
     help: "arguments for the environment's loadEnvironment",
     kind: "json-object",

@@ -33,7 +33,7 @@ export const EvalSpec = z
      * environment runs as a taskset (chat: its own turn loop). Absent for an environment: its own run.
      */
     harness: z.string().min(1).optional(),
-    /** The harness's options (a config's `[eval.env.agent.harness]` keys besides id; no flag); default none. */
+    /** The harness's options (--harness-args; a config's `[eval.env.agent.harness]` keys besides id); default none. */
     harnessOptions: z.record(z.string(), z.unknown()).optional(),
     /** Where each agent runs (--runtime); default local. */
     runtime: z.enum(RUNTIME_TYPES).optional(),

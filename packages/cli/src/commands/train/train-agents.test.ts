@@ -49,5 +49,19 @@ describe("vf train through the bash harness", () => {
     }
     // Rollouts that ran a command made two model calls, both trained.
     expect(Math.max(...train.map((r) => r.turns_mean))).toBeGreaterThan(1);
+
+    // The vf eval it prints evaluates the checkpoint as it was trained: the same harness with the
+    // config's options (with the default tools the prompt overflows this model's context) and runtime.
+    const printed = /^evaluate it: npx vf eval (.+)$/m.exec(result.stdout)?.[1];
+    expect(printed).toMatch(
+      /^bash-arithmetic -m \S+ --harness bash --harness-args '\{"tools":\["bash"\].*' --runtime local$/,
+    );
+    const words = (printed!.match(/'[^']*'|\S+/g) ?? []).map((w) => w.replace(/^'(.*)'$/, "$1"));
+    const evaluated = await runVf(["eval", ...words, "-n", "2", "-r", "1", "--json"], {
+      cwd: REPO,
+      timeoutSeconds: 120,
+    });
+    expect(evaluated.stderr).not.toMatch(/^error:/m);
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ env_id: "bash-arithmetic", avg_error: 0 });
   });
 });
