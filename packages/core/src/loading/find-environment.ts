@@ -3,7 +3,8 @@
  * the local environments folder (`./environments/*`, or `envDir`) and installed packages, or a Hub id (`owner/name[@version]`) among installed
  * packages. Installed packages are looked up in the `node_modules` folders from the working folder
  * upward, in vf's own installation (the bundled environments) and in the managed folder where
- * `vf env install` puts packages outside a project.
+ * `vf env install` puts packages outside a project. The same places answer for a path inside an
+ * installed package (`findPackagePath`), such as the warm-start checkpoint an environment ships.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";

@@ -18,8 +18,8 @@
  * kl_coef × (teacher logprob − sampler logprob) + reward_weight × the GRPO advantage
  * (algorithm/distillation.ts). The teacher must share the student's tokenizer and chat template.
  */
+import { HttpUrl } from "@vf-rl/core/config";
 import { z } from "zod";
-import { ServerUrl } from "./server-url.ts";
 
 /** The frozen model an "opd" run distills from. */
 export const TeacherConfig = z
@@ -34,7 +34,7 @@ export const TeacherConfig = z
      * Base URL (ending in /v1) of an OpenAI-compatible server that answers vLLM's `prompt_logprobs`
      * on /v1/completions with a token-id prompt (vLLM, vf serve); absent: serve `model` here.
      */
-    url: ServerUrl.optional(),
+    url: HttpUrl.optional(),
     /** Variable holding the server's API key (default none: "EMPTY"); only with url. */
     api_key_var: z.string().min(1).optional(),
   })

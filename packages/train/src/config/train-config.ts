@@ -22,11 +22,11 @@
  *               lr, data (default: the [[env]] rows' references), min_reward, ...
  */
 import { AgentTable, HarnessTable, RuntimeTable, TasksetTable } from "@vf-rl/agents/config";
+import { HttpUrl } from "@vf-rl/core/config";
 import { z } from "zod";
 import { AlgoConfig } from "./algo-config.ts";
 import { CurriculumConfig } from "./curriculum-config.ts";
 import { FiltersConfig } from "./filters-config.ts";
-import { ServerUrl } from "./server-url.ts";
 import { SftStageConfig } from "./sft-stage-config.ts";
 
 /** How rollouts sample. The same values go to the server of every turn. */
@@ -307,7 +307,7 @@ export type CheckpointsConfig = z.infer<typeof CheckpointsConfig>;
 export const TrainerConfig = z
   .object({
     /** URL of a `vf trainer serve` server; absent: the engine in this process. */
-    url: ServerUrl.optional(),
+    url: HttpUrl.optional(),
     /** Worker threads of the in-process engine (default 2). */
     threads: z.number().int().positive().default(2),
   })
@@ -322,7 +322,7 @@ export const InferenceConfig = z
      * answers POST /update_weights (vf serve, prime-rl's vLLM); absent: the engine's server, started
      * in this process on a loopback port.
      */
-    url: ServerUrl.optional(),
+    url: HttpUrl.optional(),
     /** The model name the server answers to (default: what its /v1/models lists first). */
     model: z.string().min(1).optional(),
     /** Variable holding the server's API key (default none: "EMPTY"). */

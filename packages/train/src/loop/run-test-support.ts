@@ -22,17 +22,20 @@ export async function trainRows(dir: string): Promise<TrainRow[]> {
   return rows.filter((r): r is TrainRow => r.kind === "train");
 }
 
-/** A run's train rows as the numbers that must be equal between two runs that saw the same batches and weights. */
+/** A train row's numbers that must be equal between two runs that saw the same batches and weights. */
+export const stepNumbers = (r: TrainRow): unknown[] => [
+  r.step,
+  r.loss,
+  r.entropy,
+  r.grad_norm,
+  r.reward_mean,
+  r.mismatch_kl,
+  r.tokens,
+];
+
+/** A run's train rows as their `stepNumbers`. */
 export async function trainSteps(dir: string): Promise<unknown[][]> {
-  return (await trainRows(dir)).map((r) => [
-    r.step,
-    r.loss,
-    r.entropy,
-    r.grad_norm,
-    r.reward_mean,
-    r.mismatch_kl,
-    r.tokens,
-  ]);
+  return (await trainRows(dir)).map(stepNumbers);
 }
 
 /** A run's log that prints nothing. */

@@ -25,11 +25,11 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "@vf-rl/core";
 import { ApiClientType, CheckedSamplingArgs } from "@vf-rl/core/client";
-import { type ConfigOverride, describeConfigIssues } from "@vf-rl/core/config";
+import { type ConfigOverride, describeConfigIssues, HttpUrl } from "@vf-rl/core/config";
 import { PROVIDERS, type ProviderName } from "@vf-rl/core/providers";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
-import { isHttpUrl, MAX_TIMEOUT_SECONDS } from "../../flag-values.ts";
+import { MAX_TIMEOUT_SECONDS } from "../../flag-values.ts";
 import { checkInputPath } from "../../path-checks.ts";
 import { expandAblation } from "./ablation.ts";
 import { readEnvTables } from "./env-tables.ts";
@@ -81,7 +81,7 @@ export const GatesConfig = z
 /** The schema of each kind of value (eval-settings.ts), as a config key takes it. */
 const KIND_SCHEMAS: Record<SettingKind, z.ZodType> = {
   text: z.string(),
-  url: z.string().refine(isHttpUrl, "must be an http:// or https:// URL, e.g. http://127.0.0.1:8000/v1"),
+  url: HttpUrl,
   "count-or-all": z
     .number()
     .int()
