@@ -109,8 +109,8 @@ export function numberFlag(flag: string, options: { positive?: boolean; min?: nu
 }
 
 /**
- * Whether `value` is an http:// or https:// URL: core's `isHttpUrl` (@vf-rl/core/config, beside the
- * configs' HttpUrl schema), written here too because flags are parsed at start-up, where loading the
+ * Whether `value` is an http:// or https:// URL: the check of core's HttpUrl (@vf-rl/core/config,
+ * the configs' schema), written here too because flags are parsed at start-up, where loading the
  * config module (its TOML parser) would cost every command about 10 ms.
  */
 export function isHttpUrl(value: string): boolean {

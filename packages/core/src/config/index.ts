@@ -6,4 +6,4 @@ export { issueLines, issuePath } from "../schema-issues.ts";
 export { closestMatch } from "./closest-match.ts";
 export { describeConfigIssues } from "./config-issues.ts";
 export { applyOverrides, type ConfigOverride, parseOverrides } from "./config-overrides.ts";
-export { HttpUrl, isHttpUrl } from "./http-url.ts";
+export { HttpUrl } from "./http-url.ts";
