@@ -191,6 +191,45 @@ describe("vf env install → vf eval --push", () => {
   });
 });
 
+describe("vf eval owner/name, not installed", () => {
+  it("installs it from the Hub first, where vf env install would, then evaluates it; a second run finds it", async () => {
+    const fresh = mkdtempSync(join(root, "fresh-"));
+    const env = { VF_HOME: join(fresh, "vf-home") };
+    const evalArgs = ["-m", "scripted", "-b", model.url, "-n", "2", "-r", "1", "--json"];
+    const first = await vf(["eval", "admin/capitals@0.1.0", ...evalArgs], { cwd: fresh, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(
+      `admin/capitals@0.1.0 is not installed here: installing it from the Hub at ${hub.url}`,
+    );
+    expect(first.stderr).toMatch(/installed admin\/capitals@0\.1\.0 into vf's managed folder/);
+    const dir = join(fresh, "vf-home", "envs", "node_modules", "@admin", "capitals");
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("0.1.0");
+    const ran = JSON.parse(first.stdout);
+    expect(ran).toMatchObject({ env_id: "admin/capitals", num_examples: 2, rollouts_per_example: 1 });
+
+    const [again, unknown, unreachable] = await Promise.all([
+      vf(["eval", "admin/capitals@0.1.0", ...evalArgs], { cwd: fresh, env }),
+      vf(["eval", "admin/no-such-env", ...evalArgs], { cwd: fresh, env }),
+      vf(["eval", "admin/capitals", "--hub", "http://127.0.0.1:9", ...evalArgs], {
+        cwd: mkdtempSync(join(root, "fresh-")),
+        env: { VF_HOME: join(root, "unused-vf-home") },
+      }),
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain("installing");
+    for (const [result, pattern] of [
+      [unknown, /^error: environment admin\/no-such-env was not found: check the name/],
+      [unreachable, /^error: cannot reach the Hub at http:\/\/127\.0\.0\.1:9/],
+    ] as const) {
+      expect(result.code, result.stderr).toBe(1);
+      const lines = result.stderr.trim().split("\n");
+      expect(lines).toHaveLength(2); // the install it tried, then why it failed
+      expect(lines[0]).toMatch(/is not installed here: installing it from the Hub at/);
+      expect(lines[1]).toMatch(pattern);
+    }
+  });
+});
+
 describe("vf env list, search, info, inspect, pull", () => {
   it("shows what the Hub holds, as tables and as JSON", async () => {
     const pulled = join(root, "pulled");

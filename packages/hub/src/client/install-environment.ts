@@ -7,7 +7,8 @@
  *   project's .npmrc, so package.json, the lockfile and node_modules agree and `npm ci` reinstalls
  *   it. The installed files must hash to the version's content hash, as the download did.
  * - Outside any project, or with `global`, it writes the files into vf's managed folder
- *   (`$VF_HOME/envs`, default `~/.vf/envs`), which has no npm project of the user's to keep in step.
+ *   (`$VF_HOME/envs`, default `~/.vf/envs`), which has no npm project of the user's to keep in step,
+ *   and links vf's own copies of the package's peers there (host-peers.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -16,6 +17,7 @@ import type { VersionInfo } from "../api/schemas/env-schemas.ts";
 import { readUnpackedPackage } from "../package/collect-files.ts";
 import { contentHash } from "../package/content-hash.ts";
 import { parseEnvSpec } from "./env-spec.ts";
+import { provideHostPeers } from "./host-peers.ts";
 import type { HubClient } from "./hub-client.ts";
 import { InstallError, mapScope, npmRoot, runNpm } from "./npm-project.ts";
 import { downloadVerified } from "./verified-download.ts";
@@ -45,6 +47,8 @@ export interface InstallResult {
   replaced: string | null;
   /** The .npmrc that now sends `@owner` to the Hub, when this install added that line. */
   scopeAddedTo: string | null;
+  /** What the caller should show as warnings: in the managed folder, a peer vf has no copy of. */
+  warnings: string[];
 }
 
 /** Installs one environment; see the file comment. */
@@ -60,7 +64,10 @@ export async function installEnvironment(options: InstallOptions): Promise<Insta
     const replaced = installedVersion(dir);
     writePackage(dir, files);
     recordDependency(join(root, "package.json"), packageName, version.semver);
-    return { id, version, dir, where: "managed", savedIn: root, replaced, scopeAddedTo: null };
+    const warnings = provideHostPeers(root, dir).missing.map(
+      (peer) => `${id} expects "${peer}" from its host and vf has no copy: install it in ${root}`,
+    );
+    return { id, version, dir, where: "managed", savedIn: root, replaced, scopeAddedTo: null, warnings };
   }
   const root = npmRoot(project);
   const registry = `${options.client.url}/npm/`;
@@ -86,6 +93,7 @@ export async function installEnvironment(options: InstallOptions): Promise<Insta
     savedIn: project,
     replaced,
     scopeAddedTo: added ? join(root, ".npmrc") : null,
+    warnings: [],
   };
 }
 

@@ -4,12 +4,12 @@
  * `npm ci` reinstalls them from the Hub), or vf's managed folder outside any project or with -g.
  */
 import { relative } from "node:path";
+import type { HubClient, InstallResult } from "@vf-rl/hub/client";
 import type { Command } from "commander";
 import type { Output } from "../../terminal/output.ts";
 import { shortHash } from "../hub/format-listing.ts";
 import { connectHub, type HubFlags, loadHubClient, withHubFlags } from "../hub/hub-flags.ts";
 import { evalLine } from "./eval-line.ts";
-import { provideHostPeers } from "./host-peers.ts";
 
 interface InstallFlags extends HubFlags {
   global?: boolean;
@@ -41,10 +41,9 @@ Examples:
   vf env uninstall ada/gsm8k                    remove it again`,
     )
     .action(async (ids: string[], flags: InstallFlags) => {
-      const { managedEnvironmentsDir } = await import("@vf-rl/core/loading");
       const hub = await loadHubClient();
       const client = await connectHub(flags);
-      const installed = [];
+      const installed: InstallResult[] = [];
       for (const spec of ids) {
         const result = await hub.installEnvironment({
           client,
@@ -52,32 +51,32 @@ Examples:
           cwd: process.cwd(),
           global: Boolean(flags.global),
         });
-        if (result.where === "managed") {
-          const peers = provideHostPeers(managedEnvironmentsDir(), result.dir);
-          for (const name of peers.missing) {
-            io.err(
-              `warning: ${result.id} expects "${name}" from its host and vf has no copy: install it in ${managedEnvironmentsDir()}`,
-            );
-          }
-        }
+        for (const warning of result.warnings) io.err(`warning: ${warning}`);
         installed.push(result);
-        if (flags.json) continue;
-        const { semver, content_hash } = result.version;
-        const where =
-          result.where === "project"
-            ? relative(process.cwd(), result.dir) || "."
-            : `${result.dir} (vf's managed folder${flags.global ? "" : ": no package.json here or above"})`;
-        io.out(`installed ${result.id}@${semver} (content ${shortHash(content_hash)}) into ${where}`);
-        if (result.replaced !== null && result.replaced !== semver) {
-          io.out(`  replaced ${result.id}@${result.replaced}`);
-        }
-        if (result.scopeAddedTo) {
-          io.out(
-            `  ${relative(process.cwd(), result.scopeAddedTo) || ".npmrc"} now sends @${result.id.split("/")[0]} to ${client.url}/npm/`,
-          );
-        }
+        if (!flags.json) describeInstall(result, { client, global: Boolean(flags.global), write: io.out });
       }
       if (flags.json) io.out(JSON.stringify(installed));
       else io.err(`run it with: ${evalLine(installed[0]!.id, installed[0]!.version.kind)}`);
     });
+}
+
+/** What was installed and where, as lines to `write`. */
+function describeInstall(
+  result: InstallResult,
+  options: { client: HubClient; global: boolean; write: (line: string) => void },
+): void {
+  const { semver, content_hash } = result.version;
+  const where =
+    result.where === "project"
+      ? relative(process.cwd(), result.dir) || "."
+      : `${result.dir} (vf's managed folder${options.global ? "" : ": no package.json here or above"})`;
+  options.write(`installed ${result.id}@${semver} (content ${shortHash(content_hash)}) into ${where}`);
+  if (result.replaced !== null && result.replaced !== semver) {
+    options.write(`  replaced ${result.id}@${result.replaced}`);
+  }
+  if (result.scopeAddedTo) {
+    options.write(
+      `  ${relative(process.cwd(), result.scopeAddedTo) || ".npmrc"} now sends @${result.id.split("/")[0]} to ${options.client.url}/npm/`,
+    );
+  }
 }

@@ -23,6 +23,7 @@ import { exportSft, prepareSftExport } from "./export-sft.ts";
 import { checkGates, EXIT_BELOW_GATE, type GatedRun, writeGateReports } from "./gates.ts";
 import { hfHubUploader } from "./hf-hub-upload.ts";
 import { reportUploader } from "./report-upload.ts";
+import { installMissing } from "./run-eval.ts";
 import { type EvaluationOutcome, runEvaluations } from "./run-evaluations.ts";
 
 /**
@@ -104,6 +105,7 @@ export async function runEvalCommand(
     });
   }
   if (flags.exportSft) await prepareSftExport(flags.exportSft);
+  await installMissing(specs, flags, io);
   const upload = await reportUploader(flags, io, specs);
   const uploadToHfHub = await hfHubUploader(specs, io);
   // Off a terminal (a pipe, CI) there is no screen to take: -f changes nothing, as in verifiers.

@@ -22,7 +22,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     )
     .argument(
       "<env>",
-      "environment id (reverse-text, owner/name@1.0.0), package folder, or config.toml",
+      "environment id (reverse-text, or owner/name@1.0.0: installed from the Hub when missing), package folder, or config.toml",
       textFlag("the environment", "name one: an id such as reverse-text, a package folder or a config.toml"),
     );
   // The settings of an evaluation, each declared once in eval-settings.ts.
@@ -91,7 +91,7 @@ export function registerEval(program: Command, io: Output, setExit: (code: numbe
     .option("--push", "upload each finished run to the Hub as a report (implies -s)")
     .option(
       "--hub <url>",
-      "the Hub for --push (default: VF_HUB_URL, else the one you logged in to)",
+      "the Hub for --push and for installing owner/name (default: VF_HUB_URL, else the one you logged in to)",
       hubUrlFlag,
     )
     // So that `vf eval push DIR --json` gives --json to push, not to eval.
@@ -113,6 +113,7 @@ Examples:
   vf eval reverse-text -m outputs/sft/final         an engine checkpoint folder, served here
   vf eval reverse-text -m gpt-4.1-mini --cache .vf-cache --cache-mode replay --fail-under 0.8 --junit junit.xml
                                                     CI: recorded answers only (no key), exit 3 below the gate
+  vf eval ada/gsm8k@1.2.0 -m gpt-4.1-mini -n 20    a Hub environment, installed first when missing
   vf eval ada/gsm8k -m gpt-4.1-mini -n 20 --push    then publish the run as a report
 
 Providers (-p):

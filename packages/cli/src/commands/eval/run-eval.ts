@@ -13,12 +13,18 @@
  * `--runtime` names (default local), as one `AgentEnv` (@vf-rl/agents' `loadAgentEnv`, which
  * `vf env serve` shares), which `evaluate` runs like any environment. @vf-rl/agents is loaded only
  * for agents.
+ *
+ * Before any of them starts, a Hub id (`owner/name[@version]`) not installed here, or installed at
+ * another version, is installed as `vf env install` would (`installMissing`, below): as prime's eval
+ * installs a Hub slug, `vf eval ada/gsm8k@1.2.0` runs on a machine that has never seen it.
  */
 import { type Environment, type EvaluateResult, evaluate, type Slots } from "@vf-rl/core";
 import { AgentEnv } from "@vf-rl/core/agents";
+import { EnvironmentNotFoundError } from "@vf-rl/core/errors";
 import { type EnvPackageJson, findEnvironment, loadEnvironmentById } from "@vf-rl/core/loading";
 import { UsageError } from "../../cli-errors.ts";
 import type { Output } from "../../terminal/output.ts";
+import { connectHub, type HubFlags, loadHubClient } from "../hub/hub-flags.ts";
 import { cacheLine, type ModelPool, replayFailure } from "./connect-model.ts";
 import { openEnvServer } from "./env-server-runner.ts";
 import type { EvalSpec, RunSettings } from "./eval-spec.ts";
@@ -213,4 +219,35 @@ async function configure(env: Environment<any>, settings: Record<string, unknown
 function withSessionHeader(mapping: Record<string, string>): Record<string, string> {
   const mapped = Object.keys(mapping).some((name) => name.toLowerCase() === SESSION_HEADER.toLowerCase());
   return mapped ? mapping : { [SESSION_HEADER]: "trajectory_id", ...mapping };
+}
+
+/**
+ * Installs from the Hub (`hub`: --hub, else VF_HUB_URL, else the one logged in to) each Hub id of
+ * `specs` that findEnvironment reports not installed here, one after another (two evaluations of one
+ * environment install it once), saying so on stderr. Any other lookup failure is left to the
+ * evaluation, which reports it.
+ */
+export async function installMissing(specs: readonly EvalSpec[], hub: HubFlags, io: Output): Promise<void> {
+  const missing = new Set<string>();
+  for (const spec of specs) {
+    try {
+      findEnvironment(spec.envId, spec.envDirPath ? { envDir: spec.envDirPath } : {});
+    } catch (error) {
+      if (error instanceof EnvironmentNotFoundError && error.notInstalled) missing.add(spec.envId);
+    }
+  }
+  if (missing.size === 0) return;
+  const { installEnvironment } = await loadHubClient();
+  const client = await connectHub(hub);
+  for (const id of missing) {
+    io.err(`${id} is not installed here: installing it from the Hub at ${client.url}`);
+    const installed = await installEnvironment({ client, spec: id, cwd: process.cwd() });
+    for (const warning of installed.warnings) io.err(`warning: ${warning}`);
+    const where =
+      installed.where === "project" ? "this project" : `vf's managed folder (${installed.savedIn})`;
+    const replaced = installed.replaced && installed.replaced !== installed.version.semver;
+    io.err(
+      `installed ${installed.id}@${installed.version.semver} into ${where}${replaced ? `, replacing ${installed.replaced}` : ""}`,
+    );
+  }
 }

@@ -1,9 +1,10 @@
 /**
- * Outside a project, `vf env install` puts packages in vf's managed folder, where nothing provides
- * the peer dependencies an environment expects from its host (`@vf-rl/core`, `zod`). There vf is the
- * host: it links the copies it runs with into the managed folder's node_modules, so the package
- * imports the very modules vf uses (one `Environment` class, so `instanceof` holds). Inside a
- * project the project provides its peers, as npm would.
+ * Outside a project, an install puts packages in vf's managed folder, where nothing provides the
+ * peer dependencies an environment expects from its host (`@vf-rl/core`, `zod`). There vf is the
+ * host: the copies vf runs with (resolved from this package, installed beside vf's others) are
+ * linked into the managed folder's node_modules, so the package imports the very modules vf uses
+ * (one `Environment` class, so `instanceof` holds). Inside a project the project provides its
+ * peers, as npm would.
  */
 import {
   existsSync,
