@@ -153,10 +153,20 @@ describe("vf eval with bad input", () => {
       /drop max_turns from the environment settings\nhint: vf eval sets them with -x\/--extra-env-kwargs/,
     ],
     [
-      "a Hub environment that is not installed",
-      ["eval", "someone/thing@1.0.0", "-m", "x", "-b", "http://127.0.0.1:9/v1"],
+      // vf eval installs it first; here the Hub is not there (hub-env.test.ts installs from one)
+      "a Hub environment that is not installed, from a Hub that is not there",
+      [
+        "eval",
+        "someone/thing@1.0.0",
+        "-m",
+        "x",
+        "-b",
+        "http://127.0.0.1:9/v1",
+        "--hub",
+        "http://127.0.0.1:9",
+      ],
       1,
-      /unknown environment "someone\/thing@1.0.0": .*install it from its Hub\nhint: install it with (npx )?vf env install someone\/thing@1.0.0/,
+      /^someone\/thing@1.0.0 is not installed here: installing it from the Hub at http:\/\/127.0.0.1:9\nerror: cannot reach the Hub at http:\/\/127.0.0.1:9 .*: start it with (npx )?vf hub serve, or set VF_HUB_URL\n$/,
     ],
     [
       // The scaffold splits its rows with evalSize = numEval: more than it has is a split it
