@@ -58,6 +58,7 @@ export {
   SandboxError,
   SystemError,
   TasksetScoreError,
+  TasksetToolsError,
   ToolCallError,
   ToolError,
   ToolParseError,

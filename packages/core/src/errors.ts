@@ -261,6 +261,17 @@ export class TasksetScoreError extends RolloutError {
   }
 }
 
+/** A taskset's `tools` failed: the agent does not run, the rollout scores 0, and the error is recorded on it. */
+export class TasksetToolsError extends RolloutError {
+  constructor(
+    message: string,
+    readonly taskset: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 /** The tool call arguments were not valid JSON or failed the tool's schema. */
 export class ToolParseError extends ToolError {}
 

@@ -16,4 +16,5 @@ export { startInterceptionServer } from "./interception-server.ts";
 export { MessageGraph, type MessageNode } from "./message-graph.ts";
 export { runAgentRollout } from "./run-agent-rollout.ts";
 export type { ExecOptions, ExecResult, Runtime, RuntimeFactory } from "./runtime.ts";
+export { type TaskTool, taskToolSession } from "./task-tools.ts";
 export type { AgentScore, AgentScoreContext, Taskset } from "./taskset.ts";

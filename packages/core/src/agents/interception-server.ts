@@ -7,6 +7,7 @@
  *   POST /v1/messages                Anthropic Messages (Claude Code)
  *   POST /v1/messages/count_tokens   Anthropic's token count (an estimate: vf has no tokenizer here)
  *   GET  /v1/models, /v1/models/ID   the rollout's model
+ *   POST /mcp/<secret>               the task's own tools, as an MCP server (task-tools.ts)
  *
  * Each rollout registers with its model route and gets a secret; a request is the rollout's whose
  * secret it carries (`Authorization: Bearer` or `x-api-key`), and one with an unknown secret gets
@@ -34,8 +35,10 @@ import {
   openAIError,
   responsesDialect,
 } from "../dialects/index.ts";
+import type { ToolSession } from "../envs/tool-env.ts";
 import type { AgentApi, AgentModel } from "./harness.ts";
 import { InterceptedRollout, type RolloutRegistration } from "./intercepted-rollout.ts";
+import { answerMcp } from "./task-tools.ts";
 
 const DIALECTS = new Map<string, Dialect>(
   [chatDialect, responsesDialect, anthropicDialect].map((d) => [d.path, d]),
@@ -83,6 +86,8 @@ export interface RegisteredRollout {
   trace: InterceptedRollout["trace"];
   /** Refuses the secret from now on, cancels calls in flight, and returns the final trace. */
   end: InterceptedRollout["end"];
+  /** Serves `tools` to this rollout's agent until it ends; returns their MCP server's URL. */
+  serveTools(tools: ToolSession): string;
 }
 
 /**
@@ -100,6 +105,7 @@ export async function startInterceptionServer(
 ): Promise<InterceptionServer> {
   const keepAliveMs = (options.keepAliveSeconds ?? 10) * 1000;
   const rollouts = new Map<string, InterceptedRollout>();
+  const toolSessions = new Map<string, ToolSession>();
   let counter = 0;
 
   const server = createServer((req, res) => {
@@ -115,6 +121,17 @@ export async function startInterceptionServer(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url === undefined ? "" : req.url.split("?", 1)[0]!;
+    if (raw.startsWith("/mcp/")) {
+      // The secret is in the path: MCP clients are configured with a URL alone.
+      const tools = toolSessions.get(raw.slice("/mcp/".length));
+      if (tools !== undefined) return answerMcp(req, res, tools);
+      req.resume();
+      return sendJson(
+        res,
+        404,
+        openAIError(404, "no tools are served at this URL: the rollout has ended, or it has none"),
+      );
+    }
     // Clients configured with the host alone, or with /v1, both reach the routes.
     const path = raw.startsWith("/v1/") ? raw : `/v1${raw}`;
     const anthropic = path.startsWith("/v1/messages") || req.headers["anthropic-version"] !== undefined;
@@ -217,7 +234,10 @@ export async function startInterceptionServer(
     register(registration) {
       const id = `r${(counter++).toString(36)}`;
       const secret = `vf-${randomBytes(24).toString("base64url")}`;
-      const rollout = new InterceptedRollout(id, secret, registration, () => rollouts.delete(secret));
+      const rollout = new InterceptedRollout(id, secret, registration, () => {
+        rollouts.delete(secret);
+        toolSessions.delete(secret);
+      });
       rollouts.set(secret, rollout);
       return {
         id,
@@ -229,6 +249,10 @@ export async function startInterceptionServer(
         }),
         trace: () => rollout.trace(),
         end: (result) => rollout.end(result),
+        serveTools: (tools) => {
+          toolSessions.set(secret, tools);
+          return `${url}/mcp/${secret}`;
+        },
       };
     },
     async close() {

@@ -14,12 +14,13 @@
  * console.log(rollout.score?.reward, rollout.trace.calls.length);
  */
 import type { ModelClient, SamplingArgs } from "../client/model-client.ts";
-import { CancelledError, HarnessError, TasksetScoreError } from "../errors.ts";
+import { CancelledError, HarnessError, TasksetScoreError, TasksetToolsError } from "../errors.ts";
 import type { AgentTask } from "./agent-task.ts";
 import type { AgentStop, AgentTrace } from "./agent-trace.ts";
 import type { Harness, HarnessResult } from "./harness.ts";
 import type { InterceptionServer } from "./interception-server.ts";
 import type { Runtime, RuntimeFactory } from "./runtime.ts";
+import { taskToolSession } from "./task-tools.ts";
 import type { AgentScore, Taskset } from "./taskset.ts";
 import type { ToolResultContext } from "./tool-result-hook.ts";
 
@@ -49,7 +50,7 @@ export interface AgentRolloutOptions {
 }
 
 /** Where a rollout failed; each stage at most once. */
-export type AgentRolloutStage = "runtime" | "harness" | "score" | "close";
+export type AgentRolloutStage = "runtime" | "tools" | "harness" | "score" | "close";
 
 /** A failure recorded on the rollout. */
 export interface AgentRolloutFailure {
@@ -109,18 +110,41 @@ export async function runAgentRollout(options: AgentRolloutOptions): Promise<Age
   } catch (error) {
     if (!signal?.aborted) fail("runtime", error);
   }
+  // The task's own tools, bound to this rollout, beside any the caller serves.
+  const mcpUrls = [...(options.mcpUrls ?? [])];
+  const toolsEnd = new AbortController();
+  let toolsFailed = false;
+  if (runtime && taskset.tools) {
+    try {
+      const tools = await taskset.tools(task);
+      if (tools.length > 0) {
+        const session = taskToolSession(tools, { task, runtime, signal: toolsEnd.signal });
+        mcpUrls.push(registered.serveTools(session));
+      }
+    } catch (error) {
+      toolsFailed = true;
+      fail(
+        "tools",
+        new TasksetToolsError(
+          `the ${taskset.id} taskset could not make task ${task.id}'s tools: ${message(error)}`,
+          taskset.id,
+          { cause: error },
+        ),
+      );
+    }
+  }
   const setupMs = Date.now() - startMs;
 
   let result: HarnessResult = { exitCode: null, output: "" };
   let stop: AgentStop | undefined;
   const agentStart = Date.now();
-  if (runtime) {
+  if (runtime && !toolsFailed) {
     const timeUp = AbortSignal.timeout(timeSeconds * 1000);
     const run = harness.run({
       task,
       runtime,
       model: registered.endpoint(harness.api),
-      mcpUrls: options.mcpUrls ?? [],
+      mcpUrls,
       signal: signal ? AbortSignal.any([signal, timeUp]) : timeUp,
     });
     const ended = await settleWithin(run, [timeUp, signal], STOP_GRACE_MS);
@@ -151,6 +175,7 @@ export async function runAgentRollout(options: AgentRolloutOptions): Promise<Age
     stop = signal?.aborted ? "cancelled" : "error";
   }
   const agentMs = Date.now() - agentStart;
+  toolsEnd.abort();
   let trace = await registered.end({
     exitCode: result.exitCode,
     output: result.output,
@@ -168,7 +193,7 @@ export async function runAgentRollout(options: AgentRolloutOptions): Promise<Age
 
   let score: AgentScore | null = null;
   const scoringStart = Date.now();
-  if (runtime && !signal?.aborted) {
+  if (runtime && !toolsFailed && !signal?.aborted) {
     try {
       score = await taskset.score({ task, trace, runtime });
     } catch (error) {

@@ -6,6 +6,7 @@
 import type { AgentTask } from "./agent-task.ts";
 import type { AgentTrace } from "./agent-trace.ts";
 import type { Runtime } from "./runtime.ts";
+import type { TaskTool } from "./task-tools.ts";
 import type { ToolResultContext, ToolResultDecision } from "./tool-result-hook.ts";
 
 /** What scoring reads. */
@@ -32,6 +33,14 @@ export interface Taskset {
    * own. Optional; where given, `vf eval validate` checks that it scores 1, with no model.
    */
   referenceFiles?(task: AgentTask): Promise<Record<string, string>>;
+  /**
+   * Tools `task`'s agent may call, served to its harness as an MCP server for the rollout's length
+   * (verifiers' per-task toolsets; see task-tools.ts). Called once per rollout, so what a closure
+   * holds is that rollout's alone. A tool is handed the rollout's runtime: what it leaves there
+   * (a submitted answer in a file) is what `score` reads. Optional; a harness with no MCP client
+   * (pi) refuses a task that has tools.
+   */
+  tools?(task: AgentTask): readonly TaskTool[] | Promise<readonly TaskTool[]>;
   /**
    * Sees each tool result of `task`'s agent before the model does, and may rewrite or withhold it,
    * to block a reward hack (the hidden tests read, the grader probed). Optional; see

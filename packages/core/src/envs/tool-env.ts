@@ -16,12 +16,13 @@
  * const withMcp = new ToolEnv({ dataset, mcpServers: [{ type: "stdio", name: "wiki", command: "wiki-mcp" }] });
  */
 import { z } from "zod";
-import { AuthoringError, CancelledError, ToolCallError, ToolParseError } from "../errors.ts";
+import { AuthoringError, CancelledError } from "../errors.ts";
 import { McpServerConfig, type McpServerInput } from "../mcp/mcp-server-config.ts";
 import type { McpSession, McpTool, McpToolset } from "../mcp/mcp-toolset.ts";
 import type { AssistantMessage, Messages, ToolCall, ToolMessage } from "../messages/message.ts";
 import { createState, type RolloutInput, type RolloutState, recordError } from "../rollout/rollout-state.ts";
 import { issueLines } from "../schema-issues.ts";
+import { callTool, type ToolCallOutcome } from "../tools/call-tool.ts";
 import { type Tool, type ToolDefinition, toolDefinition, toolResultContent } from "../tools/tool.ts";
 import {
   type DataOptions,
@@ -250,35 +251,8 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
     return replies;
   }
 
-  private async callTool(
-    call: ToolCall,
-    state: RolloutState<Data>,
-  ): Promise<{ ok: true; value: unknown } | { ok: false; error: Error; cause?: unknown }> {
-    const name = call.function.name;
-    const t = this.tools.get(name);
-    if (!t) {
-      const known = [...this.tools.keys()].join(", ") || "none";
-      return { ok: false, error: new ToolParseError(`unknown tool "${name}"; available tools: ${known}`) };
-    }
-    let raw: unknown;
-    try {
-      raw = call.function.arguments.trim() === "" ? {} : JSON.parse(call.function.arguments);
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      return { ok: false, error: new ToolParseError(`arguments of ${name} are not valid JSON: ${detail}`) };
-    }
-    const args = t.parameters.safeParse(raw);
-    if (!args.success) return { ok: false, error: new ToolParseError(schemaMessage(name, args.error)) };
-    try {
-      return { ok: true, value: await t.run(args.data, { state, signal: state.signal }) };
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      return {
-        ok: false,
-        error: new ToolCallError(`${name} failed: ${detail}`, { cause: error }),
-        cause: error,
-      };
-    }
+  private callTool(call: ToolCall, state: RolloutState<Data>): Promise<ToolCallOutcome> {
+    return callTool(this.tools, call.function.name, call.function.arguments, { state, signal: state.signal });
   }
 }
 
@@ -297,10 +271,6 @@ function parseMcpServers(servers: readonly McpServerInput[]): McpServerConfig[] 
     throw new AuthoringError(`two MCP servers are named "${twice}": give each server its own name`);
   }
   return parsed;
-}
-
-function schemaMessage(name: string, error: z.ZodError): string {
-  return `arguments of ${name} do not match its schema: ${issueLines(error, "(arguments)").join("; ")}`;
 }
 
 /** Every tool call the model made in a rollout, in order. */

@@ -23,7 +23,7 @@ export interface ServeToolsOptions {
 }
 
 /** An MCP server whose tools are the session's. */
-function toolsMcpServer(session: ToolSession, options: ServeToolsOptions): Server {
+export function toolsMcpServer(session: ToolSession, options: ServeToolsOptions): Server {
   const server = new Server(
     { name: options.name, version: options.version },
     { capabilities: { tools: {} } },

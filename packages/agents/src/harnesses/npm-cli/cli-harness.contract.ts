@@ -12,19 +12,19 @@ import { execFileSync } from "node:child_process";
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { contentText, type Messages, UserError } from "@vf-rl/core";
+import { contentText, type Messages, tool, UserError } from "@vf-rl/core";
 import {
   AgentTask,
   type ExecOptions,
   type Runtime,
   type RuntimeFactory,
   startInterceptionServer,
+  taskToolSession,
 } from "@vf-rl/core/agents";
 import { createModelClient } from "@vf-rl/core/client";
 import { byPrompt, type ScriptedReply, type ScriptedServer, startScriptedServer } from "@vf-rl/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpTestServer } from "../../../../core/src/mcp/fixtures/http-test-server.ts";
-import { createTestToolServer } from "../../../../core/src/mcp/fixtures/test-tool-server.ts";
+import { z } from "zod";
 import { localRuntime } from "../../local/local-runtime.ts";
 import { subprocessRuntime } from "../../subprocess/subprocess-runtime.ts";
 import type { NpmCliHarness } from "./npm-cli-harness.ts";
@@ -187,7 +187,17 @@ export function describeCliHarness(cli: CliHarnessUnderTest): void {
           ? `offers the task's MCP tools, whose results reach the model${cli.mcpSkip ? ` (skipped: ${cli.mcpSkip})` : ""}`
           : "refuses a task with MCP tools, having no MCP client",
         async () => {
-          const tools = await startHttpTestServer(createTestToolServer);
+          // The task's tools as vf serves them (Taskset.tools): MCP on the interception server.
+          const echoed: string[] = [];
+          const echo = tool({
+            name: "echo",
+            description: "Echo the text back.",
+            parameters: z.object({ text: z.string() }),
+            run: ({ text }) => {
+              echoed.push(text);
+              return text;
+            },
+          });
           // The model calls the MCP server's echo tool, under whatever name the CLI gives it.
           const mcpModel = await startScriptedServer({
             reply: byPrompt((messages, request): ScriptedReply => {
@@ -215,12 +225,15 @@ export function describeCliHarness(cli: CliHarnessUnderTest): void {
           const runtime = await subprocessRuntime({ quiet: true }).create(task, {
             interceptionUrl: server.url,
           });
+          const mcpUrl = registered.serveTools(
+            taskToolSession([echo], { task, runtime, signal: new AbortController().signal }),
+          );
           try {
             const run = harness.run({
               task,
               runtime,
               model: registered.endpoint(harness.api),
-              mcpUrls: [tools.url],
+              mcpUrls: [mcpUrl],
               signal: new AbortController().signal,
             });
             if (!cli.mcp) {
@@ -235,13 +248,12 @@ export function describeCliHarness(cli: CliHarnessUnderTest): void {
             // The tool's text as the CLI passes it on (Codex puts the call's wall time before it).
             const said = replies.find((reply) => reply.startsWith("the tool said: "));
             expect(said, `${result.output}\n${offered.join("\n")}`).toMatch(/hello from mcp$/);
-            expect(tools.sessions()).toBeGreaterThan(0);
+            expect(echoed).toContain("hello from mcp");
           } finally {
             await registered.end();
             await runtime.close();
             await mcpClient.close();
             await mcpModel.close();
-            await tools.close();
           }
         },
       );
