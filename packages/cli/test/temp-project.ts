@@ -16,7 +16,8 @@ export interface TempProject {
 export async function tempProject(): Promise<TempProject> {
   const dir = await mkdtemp(join(tmpdir(), "vf-project-"));
   await mkdir(join(dir, "node_modules", "@vf-rl"), { recursive: true });
-  await symlink(join(repo, "packages", "core"), join(dir, "node_modules", "@vf-rl", "core"));
+  for (const pkg of ["core", "agents"])
+    await symlink(join(repo, "packages", pkg), join(dir, "node_modules", "@vf-rl", pkg));
   for (const dep of ["zod", "vitest"])
     await symlink(join(repo, "node_modules", dep), join(dir, "node_modules", dep));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };

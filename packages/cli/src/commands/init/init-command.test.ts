@@ -34,6 +34,22 @@ describe("vf init", () => {
     expect(pkg.files).toEqual(["src", "data", "README.md"]);
   });
 
+  it("writes a taskset with --taskset: kind taskset, and @vf-rl/agents for its tests' working folders", async () => {
+    const { dir, files } = await initEnvironment({ name: "my-tasks", path: parent, taskset: true });
+    expect(files).toEqual([
+      "README.md",
+      "data/tasks.jsonl",
+      "package.json",
+      "src/index.test.ts",
+      "src/index.ts",
+      "vitest.config.ts",
+    ]);
+    const pkg = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
+    expect(pkg.vf).toMatchObject({ id: "my-tasks", kind: "taskset" });
+    expect(Object.keys(pkg.devDependencies)).toEqual(["@vf-rl/agents", "@vf-rl/core", "vitest", "zod"]);
+    expect(await readFile(join(dir, "src", "index.ts"), "utf8")).toContain('id: "my-tasks"');
+  });
+
   it("refuses names npm or vf cannot take, saying what a name looks like", async () => {
     for (const name of ["My-Env", "my env", "-x", "my__env", "1env"]) {
       await expect(initEnvironment({ name, path: parent })).rejects.toThrow(

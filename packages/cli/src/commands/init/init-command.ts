@@ -1,7 +1,9 @@
 /**
  * `vf init <name>`: writes a new environment package that evaluates and passes its own tests
  * straight away: package.json with the `vf` field, an entry exporting `loadEnvironment(args)` with
- * a zod schema, a small dataset, a rubric, a README and a test.
+ * a zod schema, a small dataset, a rubric, a README and a test. With `--taskset`, a taskset package
+ * instead (verifiers v1's `init`): `loadTaskset(args)`, tasks, a tool of the task's, a score of
+ * what the agent left, a reference solution, and tests that need no model.
  */
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
@@ -14,7 +16,10 @@ import type { Output } from "../../terminal/output.ts";
 import { vfCommand } from "../../vf-command.ts";
 import { addWorkspace, enclosingProject, workspacePattern } from "./project-workspaces.ts";
 
-const TEMPLATE = fileURLToPath(new URL("../../../templates/environment/", import.meta.url));
+const TEMPLATES = {
+  environment: fileURLToPath(new URL("../../../templates/environment/", import.meta.url)),
+  taskset: fileURLToPath(new URL("../../../templates/taskset/", import.meta.url)),
+};
 const CLI_PACKAGE_JSON = fileURLToPath(new URL("../../../package.json", import.meta.url));
 // verifiers' environments are named with underscores (my_env); npm names take "-" (my-env).
 const NAME = /^[a-z][a-z0-9]*([-_][a-z0-9]+)*$/;
@@ -26,6 +31,8 @@ export interface InitOptions {
   path: string;
   description?: string;
   force?: boolean;
+  /** A taskset package (for agents) instead of an environment. */
+  taskset?: boolean;
 }
 
 /** Writes the package and returns its folder and the files written (relative). */
@@ -41,44 +48,71 @@ export async function initEnvironment(options: InitOptions): Promise<{ dir: stri
       `${dir} already exists and is not empty: pick another name or -p folder, or pass --force`,
     );
   }
+  const kind = options.taskset ? "taskset" : "environment";
   const values: Record<string, string> = {
     name: options.name,
     packageName: options.name.replaceAll("_", "-"),
     vfVersion: (JSON.parse(await readFile(CLI_PACKAGE_JSON, "utf8")) as { version: string }).version,
     description:
       options.description ??
-      `Capital cities, written backwards: each sentence reversed inside <reversed_text> tags (a vf environment).`,
+      (options.taskset
+        ? "Capital cities for an agent: submit the answer with the task's tool or in answer.txt (a vf taskset)."
+        : "Capital cities, written backwards: each sentence reversed inside <reversed_text> tags (a vf environment)."),
     dir: shownPath(dir),
     evalCommand: vfCommand(`eval ${asEnvPath(shownPath(dir))}`),
+    validateCommand: vfCommand(`eval validate ${asEnvPath(shownPath(dir))}`),
   };
+  const template = TEMPLATES[kind];
   const files: string[] = [];
-  for (const file of await listFiles(TEMPLATE)) {
+  for (const file of await listFiles(template)) {
     const target = join(dir, file.replace(/\.tpl$/, ""));
-    const text = await readFile(join(TEMPLATE, file), "utf8");
+    const text = await readFile(join(template, file), "utf8");
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, file.endsWith(".tpl") ? fill(text, values) : text);
     files.push(relative(dir, target));
   }
-  await writeFile(join(dir, "package.json"), `${JSON.stringify(packageJson(values), null, 2)}\n`);
+  await writeFile(join(dir, "package.json"), `${JSON.stringify(packageJson(values, kind), null, 2)}\n`);
   files.push("package.json");
   return { dir, files: files.sort() };
 }
 
 /**
- * The new package's manifest: an ESM TypeScript package whose `vf` field makes it an environment.
- * vf loads its TypeScript source as it is; no build step.
+ * The new package's manifest: an ESM TypeScript package whose `vf` field makes it an environment
+ * (or a taskset). vf loads its TypeScript source as it is; no build step.
  */
-function packageJson(values: Record<string, string>) {
+function packageJson(values: Record<string, string>, kind: "environment" | "taskset") {
   const core = `^${values.vfVersion}`;
-  return {
+  const common = {
     name: values.packageName,
     version: "0.1.0",
     description: values.description,
-    keywords: ["vf-environment"],
+    keywords: kind === "taskset" ? ["vf-environment", "vf-taskset"] : ["vf-environment"],
     type: "module",
     exports: { ".": "./src/index.ts" },
     files: ["src", "data", "README.md"],
     scripts: { test: "vitest run" },
+  };
+  // The host provides core and zod, so the package sees vf's own classes. Required peers, not
+  // optional ones: npm keeps a workspace's own link to @vf-rl/core only for a required peer.
+  const peerDependencies = { "@vf-rl/core": core, zod: "^4" };
+  if (kind === "taskset") {
+    return {
+      ...common,
+      vf: {
+        id: values.name,
+        kind,
+        numExamples: 6,
+        rolloutsPerExample: 2,
+        description: values.description,
+        tags: ["example", "agents", "tools"],
+      },
+      peerDependencies,
+      // Its tests make working folders with @vf-rl/agents' runtimes.
+      devDependencies: { "@vf-rl/agents": core, "@vf-rl/core": core, vitest: "^4.1.12", zod: "^4" },
+    };
+  }
+  return {
+    ...common,
     vf: {
       id: values.name,
       // the eval split's size (numEval's default): asking for more rows than exist is a warning
@@ -89,9 +123,7 @@ function packageJson(values: Record<string, string>) {
       description: values.description,
       tags: ["example", "single-turn"],
     },
-    // The host provides core and zod, so the environment sees vf's own classes. Required peers, not
-    // optional ones: npm keeps a workspace's own link to @vf-rl/core only for a required peer.
-    peerDependencies: { "@vf-rl/core": core, zod: "^4" },
+    peerDependencies,
     // What the package's own `npm install && npm test` needs.
     devDependencies: { "@vf-rl/core": core, vitest: "^4.1.12", zod: "^4" },
   };
@@ -104,6 +136,10 @@ export function registerInit(program: Command, io: Output): void {
     .argument("<name>", "environment id, lower-case words joined by '-'")
     .option("-p, --path <dir>", "parent folder", "environments")
     .option("-d, --description <text>", "one line saying what the environment is")
+    .option(
+      "--taskset",
+      "a taskset for agents (tasks, a tool, a score of the folder left) instead of an environment",
+    )
     .option("--force", "write into a folder that is not empty")
     .option("--no-install", "inside an npm workspace, do not run npm install to add it to the lockfile")
     .addHelpText(
@@ -113,6 +149,7 @@ Examples:
   vf init my-env                   writes ./environments/my-env
   vf init my-env -p .              writes ./my-env
   vf init my_env                   id my_env, npm package my-env
+  vf init my-tasks --taskset       a taskset: agents (--harness) work on its tasks
 Inside an npm project (a package.json above), the new folder joins the project's workspaces
 ("environments/*" is added unless a pattern covers it) and npm install runs at the project's root:
 one install serves the project and the environment (one @vf-rl/core), and npm ci keeps working.
@@ -146,10 +183,17 @@ Then:
         const root = shownPath(workspace);
         io.out(root === "." ? "  npm install" : `  (cd ${root} && npm install)`);
       }
-      io.out(`  ${vfCommand(`eval ${asEnvPath(shown)}`)}`);
+      if (flags.taskset) {
+        io.out(
+          `  ${vfCommand(`eval validate ${asEnvPath(shown)}`)}    no model: its reference answers score 1`,
+        );
+        io.out(`  ${vfCommand(`eval ${asEnvPath(shown)} --harness bash -m MODEL`)}    an agent on its tasks`);
+      } else {
+        io.out(`  ${vfCommand(`eval ${asEnvPath(shown)}`)}`);
+      }
       io.out(inWorkspace ? `  cd ${shown} && npm test` : `  cd ${shown} && npm install && npm test`);
       io.out("");
-      for (const line of BUILT_IN_MODEL) io.out(line);
+      for (const line of flags.taskset ? AGENTS_NEED_A_MODEL : BUILT_IN_MODEL) io.out(line);
     });
 }
 
@@ -157,6 +201,7 @@ interface InitFlags {
   path: string;
   description?: string;
   force?: boolean;
+  taskset?: boolean;
   install: boolean;
 }
 
@@ -172,6 +217,13 @@ const BUILT_IN_MODEL = [
   "own wording (reverse-text, alphabet-sort, tool-arithmetic's calculator, sums in gsm8k's format).",
   "It scores on this scaffold's reversal; on a task of your own expect 0: evaluate that with -m and",
   "any OpenAI-compatible model.",
+];
+
+/** What a new taskset needs to be run, said after `vf init --taskset`. */
+const AGENTS_NEED_A_MODEL = [
+  "An agent needs a model that calls tools: give one with -m (the built-in model cannot drive an agent).",
+  "The harness (--harness bash, claude-code, codex, opencode, chat) is the agent program; vf serves it",
+  "the model and the task's tools.",
 ];
 
 /** A folder as `vf eval` reads it as a path rather than an environment's name: `./environments/x`. */
