@@ -1,5 +1,6 @@
-// A taskset's own tools (core's Taskset.tools, agents/task-tools.ts) reach a real harness: the chat
-// harness's MCP client finds them at the URL the interception server gives each rollout, calls them
+// A taskset's own tools (core's Taskset.tools, agents/task-tools.ts) reach real harnesses: the chat
+// harness's MCP client (the SDK's) and the bash agent's own (plain JSON-RPC, in the runtime) find
+// them at the URL the interception server gives each rollout, call them
 // with the scripted model's arguments, and what a tool leaves in the rollout's runtime is what the
 // taskset scores. A bad argument goes back to the agent as an error; the URL closes with the rollout.
 import { evaluate, OpenAIModelClient, TasksetToolsError, tool } from "@vf-rl/core";
@@ -14,6 +15,7 @@ import {
 import { type ReplyFn, startScriptedServer } from "@vf-rl/core/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { bashHarness } from "./harnesses/bash/bash-harness.ts";
 import { chatHarness } from "./harnesses/chat/chat-harness.ts";
 import { subprocessRuntime } from "./subprocess/subprocess-runtime.ts";
 
@@ -77,33 +79,39 @@ async function withModel<T>(reply: ReplyFn, use: (client: OpenAIModelClient) => 
 }
 
 describe("a taskset's own tools", () => {
-  it("are served to each rollout's agent over MCP, and what they leave in its runtime is scored", async () => {
-    // Right for France, wrong for Japan: each rollout's submission lands in its own runtime.
-    const reply = submitting((prompt) => (prompt.includes("France") ? "Paris" : "Kyoto"));
-    const env = new AgentEnv({
-      taskset: capitals,
-      harness: chatHarness(),
-      runtimes: subprocessRuntime({ quiet: true }),
-    });
-    try {
-      const { records } = await withModel(reply, (client) =>
-        evaluate(env, { clients: client, model: "scripted", numExamples: 2, rolloutsPerExample: 2 }),
-      );
-      expect(records.map((r) => r.error)).toEqual([null, null, null, null]);
-      expect(records.map((r) => [r.example_id, r.reward])).toEqual([
-        [0, 1],
-        [0, 1],
-        [1, 0],
-        [1, 0],
-      ]);
-      // The agent was offered the tool, and read its result.
-      const completion = JSON.stringify(records[0]!.completion);
-      expect(completion).toContain("submitted Paris");
-      expect(records[0]!.tool_defs?.map((d) => d.function.name)).toContain("submit");
-    } finally {
-      await env.teardown();
-    }
-  });
+  it.for([
+    ["chat", chatHarness()],
+    ["bash", bashHarness()],
+  ] as const)(
+    "are served to each rollout's agent over MCP (the %s harness), and what they leave in its runtime is scored",
+    async ([, harness]) => {
+      // Right for France, wrong for Japan: each rollout's submission lands in its own runtime.
+      const reply = submitting((prompt) => (prompt.includes("France") ? "Paris" : "Kyoto"));
+      const env = new AgentEnv({
+        taskset: capitals,
+        harness,
+        runtimes: subprocessRuntime({ quiet: true }),
+      });
+      try {
+        const { records } = await withModel(reply, (client) =>
+          evaluate(env, { clients: client, model: "scripted", numExamples: 2, rolloutsPerExample: 2 }),
+        );
+        expect(records.map((r) => r.error)).toEqual([null, null, null, null]);
+        expect(records.map((r) => [r.example_id, r.reward])).toEqual([
+          [0, 1],
+          [0, 1],
+          [1, 0],
+          [1, 0],
+        ]);
+        // The agent was offered the tool, and read its result.
+        const completion = JSON.stringify(records[0]!.completion);
+        expect(completion).toContain("submitted Paris");
+        expect(records[0]!.tool_defs?.map((d) => d.function.name)).toContain("submit");
+      } finally {
+        await env.teardown();
+      }
+    },
+  );
 
   it("answers a call its schema refuses with an error the agent reads, and stops serving when the rollout ends", async () => {
     const served: string[] = [];

@@ -2,14 +2,15 @@
 // Node 20 with no dependencies. It runs inside the rollout's runtime, in the task's working folder,
 // and speaks chat completions to vf's interception server (which forwards to the model and records
 // the trace). The model has two tools: `bash` runs a command in the working folder and returns its
-// output (cut in the middle past `maxOutputChars`) and exit code; `write_file` writes a file. The
-// loop ends when the model answers without a tool call (exit 0) or a model call fails, e.g. because
+// output (cut in the middle past `maxOutputChars`) and exit code; `write_file` writes a file. A
+// task's own tools come from the MCP servers at `mcpUrls` (streamable HTTP: JSON-RPC over POST),
+// listed once at the start and offered beside those two. The loop ends when the model answers without a tool call (exit 0) or a model call fails, e.g. because
 // vf ended the run at a limit (exit 1, the reason on stderr).
 //
 // bash-harness.ts pipes this file to `node --input-type=module -` after a line that sets
 // `globalThis.vfAgentConfig`; by hand: `node bash-agent.mjs config.json`, with the same fields:
-// { baseUrl, apiKey, model, messages, maxOutputChars, commandTimeoutSeconds, tools } (tools: the names
-// offered, default both).
+// { baseUrl, apiKey, model, messages, maxOutputChars, commandTimeoutSeconds, tools, mcpUrls } (tools:
+// the names offered, default both; mcpUrls: MCP servers' URLs, default none).
 import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -51,6 +52,60 @@ const ALL_TOOLS = [
 const offered = config.tools ?? ["bash", "write_file"];
 const TOOLS = ALL_TOOLS.filter((tool) => offered.includes(tool.function.name));
 
+/** The MCP servers' tools: each name to the URL of the server that has it. */
+const mcpTools = new Map();
+let rpcId = 0;
+
+/** One JSON-RPC message to the MCP server at `url`: a request's result, or nothing for a notification. */
+async function rpc(url, method, params, notification = false) {
+  const id = notification ? undefined : ++rpcId;
+  const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
+  const { status, text, type } = await post(url, body, { accept: "application/json, text/event-stream" });
+  if (notification) return null;
+  if (status < 200 || status >= 300) {
+    throw new Error(`the MCP server at ${url} answered ${method} with ${status}: ${text.slice(0, 200)}`);
+  }
+  // A server answers in JSON, or as an event stream whose data lines are JSON-RPC messages.
+  const messages = type.includes("text/event-stream")
+    ? text
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => JSON.parse(line.slice(5)))
+    : [JSON.parse(text)];
+  const answer = messages.find((message) => message.id === id);
+  if (!answer) throw new Error(`the MCP server at ${url} did not answer ${method}`);
+  if (answer.error) throw new Error(`the MCP server at ${url} refused ${method}: ${answer.error.message}`);
+  return answer.result;
+}
+
+/** Lists the tools of each MCP server and offers them to the model (a name taken already is skipped). */
+async function listMcpTools() {
+  for (const url of config.mcpUrls ?? []) {
+    const clientInfo = { name: "vf-bash-agent", version: "1" };
+    await rpc(url, "initialize", { protocolVersion: "2025-03-26", capabilities: {}, clientInfo });
+    await rpc(url, "notifications/initialized", undefined, true);
+    const { tools } = await rpc(url, "tools/list", {});
+    for (const tool of tools) {
+      if (TOOLS.some((known) => known.function.name === tool.name)) continue;
+      mcpTools.set(tool.name, url);
+      const parameters = tool.inputSchema ?? { type: "object", properties: {} };
+      TOOLS.push({
+        type: "function",
+        function: { name: tool.name, description: tool.description ?? "", parameters },
+      });
+    }
+  }
+}
+
+/** Calls an MCP server's tool; its text (an error result marked as one) is the tool message. */
+async function callMcpTool(name, args) {
+  const result = await rpc(mcpTools.get(name), "tools/call", { name, arguments: args });
+  const text = (result.content ?? [])
+    .map((part) => (part.type === "text" ? part.text : `[${part.type}]`))
+    .join("\n");
+  return result.isError ? `error: ${text}` : text;
+}
+
 /** One model call: the assistant message it answered. (node:http, not fetch: fetch costs a start.) */
 async function complete(messages) {
   const body = JSON.stringify({ model: config.model, messages, tools: TOOLS });
@@ -69,8 +124,8 @@ async function complete(messages) {
   return message;
 }
 
-/** POSTs JSON; resolves with the status and the body's text. */
-function post(url, body) {
+/** POSTs JSON; resolves with the status, the body's text and its content type. */
+function post(url, body, headers = {}) {
   const { request } = url.startsWith("https:") ? https : http;
   return new Promise((done, fail) => {
     const req = request(url, {
@@ -79,6 +134,7 @@ function post(url, body) {
         "content-type": "application/json",
         "content-length": Buffer.byteLength(body),
         authorization: `Bearer ${config.apiKey}`,
+        ...headers,
       },
     });
     req.on("error", fail);
@@ -87,7 +143,9 @@ function post(url, body) {
       res.setEncoding("utf8").on("data", (chunk) => {
         text += chunk;
       });
-      res.on("end", () => done({ status: res.statusCode ?? 0, text }));
+      res.on("end", () =>
+        done({ status: res.statusCode ?? 0, text, type: res.headers["content-type"] ?? "" }),
+      );
       res.on("error", fail);
     });
     req.end(body);
@@ -175,12 +233,21 @@ async function runTool(call) {
       }
     }
     default:
-      return `error: there is no tool "${call.function.name}": use bash or write_file`;
+      if (mcpTools.has(call.function.name)) {
+        console.log(`> ${call.function.name} ${call.function.arguments || "{}"}`);
+        try {
+          return await callMcpTool(call.function.name, args);
+        } catch (error) {
+          return `error: ${error.message}`;
+        }
+      }
+      return `error: there is no tool "${call.function.name}": use ${TOOLS.map((t) => t.function.name).join(", ")}`;
   }
 }
 
 const messages = [...config.messages];
 try {
+  await listMcpTools();
   for (;;) {
     const reply = await complete(messages);
     messages.push(reply);

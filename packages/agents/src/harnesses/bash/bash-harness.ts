@@ -1,7 +1,8 @@
 /**
  * The bash harness: vf's own small coding agent (bash-agent.mjs, one file to read) run inside the
  * rollout's runtime with node, in the task's working folder. It speaks chat completions to the
- * interception server; its tools are `bash` and `write_file`; it stops when the model answers
+ * interception server; its tools are `bash` and `write_file`, and the task's own tools (MCP, from
+ * `mcpUrls`) beside them; it stops when the model answers
  * without a tool call, or when vf ends the run (the task's turn, token or time limit).
  *
  * @example
@@ -55,7 +56,7 @@ export function bashHarness(options: z.input<typeof BashHarnessOptions> = {}): H
   return {
     id: "bash",
     api: "openai_chat_completions",
-    async run({ task, runtime, model, signal }: HarnessContext): Promise<HarnessResult> {
+    async run({ task, runtime, model, mcpUrls, signal }: HarnessContext): Promise<HarnessResult> {
       source ??= readFile(new URL("./bash-agent.mjs", import.meta.url), "utf8");
       const config = {
         baseUrl: model.baseUrl,
@@ -65,6 +66,7 @@ export function bashHarness(options: z.input<typeof BashHarnessOptions> = {}): H
         maxOutputChars: parsed.maxOutputChars,
         commandTimeoutSeconds: parsed.commandTimeoutSeconds,
         tools: parsed.tools,
+        mcpUrls,
       };
       // The program comes on stdin, its config (with the rollout's secret) on its first line, so
       // neither shows in a process list.

@@ -45,7 +45,7 @@ export function piHarness(options: PiHarnessOptions = {}): NpmCliHarness {
 function piLaunch({ task, model, mcpUrls }: HarnessContext): CliLaunch {
   if (mcpUrls.length > 0) {
     throw new UserError(
-      `pi has no MCP client, so task ${task.id}'s MCP tools (${mcpUrls.join(", ")}) cannot be offered to it: run it with a harness that has one (claude-code, codex, opencode, chat)`,
+      `pi has no MCP client, so task ${task.id}'s MCP tools (${mcpUrls.join(", ")}) cannot be offered to it: run it with a harness that has one (bash, chat, claude-code, codex, opencode)`,
     );
   }
   const { system, request } = promptText(task.prompt);

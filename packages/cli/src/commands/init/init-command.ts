@@ -222,7 +222,7 @@ const BUILT_IN_MODEL = [
 /** What a new taskset needs to be run, said after `vf init --taskset`. */
 const AGENTS_NEED_A_MODEL = [
   "An agent needs a model that calls tools: give one with -m (the built-in model cannot drive an agent).",
-  "The harness (--harness bash, claude-code, codex, opencode, chat) is the agent program; vf serves it",
+  "The harness (--harness bash, chat, claude-code, codex, opencode) is the agent program; vf serves it",
   "the model and the task's tools.",
 ];
 

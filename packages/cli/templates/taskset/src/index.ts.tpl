@@ -1,7 +1,7 @@
 /**
  * {{name}}: a vf taskset. Each task asks an agent for a country's capital; the agent answers by
- * calling the task's `submit` tool (served to it over MCP) or by writing answer.txt itself (the bash
- * harness), and the score reads answer.txt in the folder the agent leaves. Replace the tasks, the
+ * calling the task's `submit` tool (served to it over MCP) or by writing answer.txt itself, and the
+ * score reads answer.txt in the folder the agent leaves. Replace the tasks, the
  * tool and the score with your own: `tasks` gives the work, `score` checks what was done.
  */
 import { readFile } from "node:fs/promises";
