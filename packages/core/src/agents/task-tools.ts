@@ -10,8 +10,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import type { ToolSession } from "../envs/tool-env.ts";
-import { callTool } from "../tools/call-tool.ts";
-import { type Tool, toolDefinition, toolResultContent } from "../tools/tool.ts";
+import { callTool, toolReply } from "../tools/call-tool.ts";
+import { type Tool, toolDefinition } from "../tools/tool.ts";
 import type { AgentTask } from "./agent-task.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -33,12 +33,7 @@ export function taskToolSession(tools: readonly TaskTool[], ctx: TaskToolContext
   const byName = new Map(tools.map((t) => [t.name, t]));
   return {
     definitions: tools.map((t) => toolDefinition(t)),
-    call: async (name, args) => {
-      const outcome = await callTool(byName, name, args, ctx);
-      return outcome.ok
-        ? { content: toolResultContent(outcome.value), isError: false }
-        : { content: `Error: ${outcome.error.message}`, isError: true };
-    },
+    call: async (name, args) => toolReply(await callTool(byName, name, args, ctx)),
     close: async () => {},
   };
 }

@@ -22,7 +22,7 @@ import type { McpSession, McpTool, McpToolset } from "../mcp/mcp-toolset.ts";
 import type { AssistantMessage, Messages, ToolCall, ToolMessage } from "../messages/message.ts";
 import { createState, type RolloutInput, type RolloutState, recordError } from "../rollout/rollout-state.ts";
 import { issueLines } from "../schema-issues.ts";
-import { callTool, type ToolCallOutcome } from "../tools/call-tool.ts";
+import { callTool, toolReply } from "../tools/call-tool.ts";
 import { type Tool, type ToolDefinition, toolDefinition, toolResultContent } from "../tools/tool.ts";
 import {
   type DataOptions,
@@ -160,19 +160,10 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
       await this.runCleanups(state);
       throw error;
     }
-    let calls = 0;
     return {
       definitions: this.toolDefs(),
-      call: async (name, args) => {
-        const id = `call_${++calls}`;
-        const result = await this.callTool(
-          { id, type: "function", function: { name, arguments: args } },
-          state,
-        );
-        return result.ok
-          ? { content: toolResultContent(result.value), isError: false }
-          : { content: this.formatError(result.error), isError: true };
-      },
+      call: async (name, args) =>
+        toolReply(await callTool(this.tools, name, args, { state, signal: state.signal }), this.formatError),
       close: async () => {
         abort.abort(new CancelledError("the tool session was closed"));
         await this.runCleanups(state);
@@ -230,7 +221,8 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
     const last = messages[messages.length - 1] as AssistantMessage;
     const replies: ToolMessage[] = [];
     for (const call of last.tool_calls ?? []) {
-      const result = await this.callTool(call, state);
+      const { name, arguments: args } = call.function;
+      const result = await callTool(this.tools, name, args, { state, signal: state.signal });
       if (result.ok) {
         replies.push({ role: "tool", tool_call_id: call.id, content: toolResultContent(result.value) });
         continue;
@@ -249,10 +241,6 @@ export class ToolEnv<Data = Record<string, unknown>> extends MultiTurnEnv<Data> 
       replies.push({ role: "tool", tool_call_id: call.id, content: this.formatError(result.error) });
     }
     return replies;
-  }
-
-  private callTool(call: ToolCall, state: RolloutState<Data>): Promise<ToolCallOutcome> {
-    return callTool(this.tools, call.function.name, call.function.arguments, { state, signal: state.signal });
   }
 }
 

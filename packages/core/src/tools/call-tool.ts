@@ -7,8 +7,9 @@
  */
 import type { z } from "zod";
 import { ToolCallError, ToolParseError } from "../errors.ts";
+import type { ToolMessage } from "../messages/message.ts";
 import { issueLines } from "../schema-issues.ts";
-import type { Tool } from "./tool.ts";
+import { type Tool, toolResultContent } from "./tool.ts";
 
 /** How a call ended: what the tool returned, or the error the model is told about. */
 export type ToolCallOutcome = { ok: true; value: unknown } | { ok: false; error: Error; cause?: unknown };
@@ -51,4 +52,14 @@ export async function callTool<Ctx>(
       cause: error,
     };
   }
+}
+
+/** An outcome as the reply a caller reads: the tool's content, or `formatError`'s text marked as an error. */
+export function toolReply(
+  outcome: ToolCallOutcome,
+  formatError: (error: Error) => string = (error) => `Error: ${error.message}`,
+): { content: ToolMessage["content"]; isError: boolean } {
+  return outcome.ok
+    ? { content: toolResultContent(outcome.value), isError: false }
+    : { content: formatError(outcome.error), isError: true };
 }

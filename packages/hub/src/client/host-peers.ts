@@ -18,35 +18,29 @@ import {
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** What `provideHostPeers` did with each peer of the package. */
-export interface HostPeers {
-  /** Peers now linked to vf's own copy. */
-  linked: string[];
-  /** Peers vf does not have itself; the package may fail to load without them. */
-  missing: string[];
-}
-
-/** Links the peers of the package in `packageDir` that `root/node_modules` lacks to vf's own copies. */
-export function provideHostPeers(root: string, packageDir: string): HostPeers {
+/**
+ * Links the peers of the package in `packageDir` that `root/node_modules` lacks to vf's own copies;
+ * returns the peers vf has no copy of (the package may fail to load without them).
+ */
+export function provideHostPeers(root: string, packageDir: string): string[] {
   const json = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
     peerDependencies?: Record<string, string>;
   };
-  const result: HostPeers = { linked: [], missing: [] };
+  const missing: string[] = [];
   for (const name of Object.keys(json.peerDependencies ?? {})) {
     const target = join(root, "node_modules", name);
     if (existsSync(join(target, "package.json"))) continue;
     const own = ownCopy(name);
     if (!own) {
-      result.missing.push(name);
+      missing.push(name);
       continue;
     }
     // A link left by a vf that has since moved points nowhere: replace it.
     if (isSymlink(target)) unlinkSync(target);
     mkdirSync(dirname(target), { recursive: true });
     symlinkSync(own, target, "junction");
-    result.linked.push(name);
   }
-  return result;
+  return missing;
 }
 
 /** The folder of package `name` as vf itself resolves it (the nearest node_modules up), or null. */

@@ -64,7 +64,7 @@ export async function installEnvironment(options: InstallOptions): Promise<Insta
     const replaced = installedVersion(dir);
     writePackage(dir, files);
     recordDependency(join(root, "package.json"), packageName, version.semver);
-    const warnings = provideHostPeers(root, dir).missing.map(
+    const warnings = provideHostPeers(root, dir).map(
       (peer) => `${id} expects "${peer}" from its host and vf has no copy: install it in ${root}`,
     );
     return { id, version, dir, where: "managed", savedIn: root, replaced, scopeAddedTo: null, warnings };

@@ -55,7 +55,7 @@ export async function initEnvironment(options: InitOptions): Promise<{ dir: stri
     vfVersion: (JSON.parse(await readFile(CLI_PACKAGE_JSON, "utf8")) as { version: string }).version,
     description:
       options.description ??
-      (options.taskset
+      (kind === "taskset"
         ? "Capital cities for an agent: submit the answer with the task's tool or in answer.txt (a vf taskset)."
         : "Capital cities, written backwards: each sentence reversed inside <reversed_text> tags (a vf environment)."),
     dir: shownPath(dir),
